@@ -1,0 +1,10 @@
+//! Rules Arbiter: answers chess-rules questions the way an arbiter does at the board.
+//!
+//! Layers, lowest first (see ARCHITECTURE.md):
+//! - [`rules`]: the deterministic checker on shakmaty and chasolver.
+//! - [`rulebook`]: the Markdown rulebook, loaded into pages and passages.
+//! - [`search`]: tantivy retrieval over the rulebook's passages.
+//! - [`answer`]: questions in, answers with citations and checkable claims out.
+//! - front ends: [`cli`], [`server`], [`lsp`], [`regress`].
+
+pub mod rules;

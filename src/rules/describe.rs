@@ -1,0 +1,81 @@
+//! Words for pieces, squares and sides, shared by every reason the checker gives.
+
+use shakmaty::{Bitboard, Board, CastlingSide, Color, Role, Square};
+
+pub fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+pub fn capitalised(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+pub fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
+
+pub fn side_name(side: CastlingSide) -> &'static str {
+    match side {
+        CastlingSide::KingSide => "kingside",
+        CastlingSide::QueenSide => "queenside",
+    }
+}
+
+/// "short (O-O)" / "long (O-O-O)".
+pub fn side_words(side: CastlingSide) -> &'static str {
+    match side {
+        CastlingSide::KingSide => "short (O-O)",
+        CastlingSide::QueenSide => "long (O-O-O)",
+    }
+}
+
+/// The article that describes how a piece of this kind moves.
+pub fn movement_article(role: Role) -> &'static str {
+    match role {
+        Role::Bishop => "3.2",
+        Role::Rook => "3.3",
+        Role::Queen => "3.4",
+        Role::Knight => "3.6",
+        Role::Pawn => "3.7",
+        Role::King => "3.8",
+    }
+}
+
+/// "the bishop on c4".
+pub fn piece_on(board: &Board, sq: Square) -> String {
+    match board.piece_at(sq) {
+        Some(p) => format!("the {} {} on {}", color_name(p.color), role_name(p.role), sq),
+        None => format!("the empty square {sq}"),
+    }
+}
+
+/// "the bishop on c4 and the rook on f8".
+pub fn pieces_on(board: &Board, squares: Bitboard) -> String {
+    let names: Vec<String> = squares.into_iter().map(|sq| piece_on(board, sq)).collect();
+    join_and(&names)
+}
+
+pub fn join_and(items: &[String]) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        _ => format!("{} and {}", items[..items.len() - 1].join(", "), items[items.len() - 1]),
+    }
+}
+
+pub fn squares_list(squares: Bitboard) -> Vec<String> {
+    squares.into_iter().map(|s| s.to_string()).collect()
+}

@@ -1,0 +1,283 @@
+//! A game: a start position and a history of moves, with everything the Laws need to remember
+//! about it — each position's FIDE identity (9.2.3), the half-move clock, and which move took
+//! away which castling right (3.8.2.1).
+
+use shakmaty::fen::Fen;
+use shakmaty::{
+    ByColor, CastlingMode, CastlingSide, Chess, Color, FromSetup, Move, Position, PositionErrorKinds,
+    Role,
+};
+
+use super::describe::color_name;
+use super::error::RulesError;
+use super::notation::{resolve_move, san_plus, uci};
+
+/// One half-move of the history.
+#[derive(Debug, Clone)]
+pub struct Ply {
+    pub m: Move,
+    /// SAN with check/mate suffix.
+    pub san: String,
+    pub uci: String,
+    /// "12." or "12..." — how a scoresheet numbers this move.
+    pub number: String,
+    pub color: Color,
+    /// The position after this move.
+    pub after: Chess,
+}
+
+/// Why a castling right disappeared: the move, described for a player.
+pub type RightsLost = ByColor<[Option<String>; 2]>;
+
+/// A start position plus a legal history.
+#[derive(Debug, Clone)]
+pub struct Game {
+    pub start: Chess,
+    pub mode: CastlingMode,
+    pub plies: Vec<Ply>,
+    /// Warnings about the input that did not stop us (ignored impossible castling rights…).
+    pub warnings: Vec<String>,
+    rights_lost: RightsLost,
+}
+
+fn side_index(side: CastlingSide) -> usize {
+    match side {
+        CastlingSide::KingSide => 0,
+        CastlingSide::QueenSide => 1,
+    }
+}
+
+const FEN_FIELDS: [&str; 6] =
+    ["board", "side-to-move", "castling", "en passant", "half-move clock", "full-move number"];
+
+/// Parses a FEN, naming the field that is wrong. X-FEN/Shredder castling letters select
+/// Chess960 castling.
+pub fn parse_fen(text: &str) -> Result<(Chess, CastlingMode, Vec<String>), RulesError> {
+    let text = text.trim();
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.is_empty() {
+        return Err(RulesError::InvalidFen { field: "board", detail: "is empty".into() });
+    }
+    if fields.len() > 6 {
+        return Err(RulesError::InvalidFen {
+            field: "full-move number",
+            detail: format!("is followed by {} extra fields ({:?})", fields.len() - 6, fields[6..].join(" ")),
+        });
+    }
+    check_board_field(fields[0])?;
+    let fen: Fen = text.parse().map_err(|e: shakmaty::fen::ParseFenError| {
+        use shakmaty::fen::ParseFenError as E;
+        let idx = match e {
+            E::InvalidBoard | E::InvalidPocket | E::InvalidFen => 0,
+            E::InvalidTurn => 1,
+            E::InvalidCastling => 2,
+            E::InvalidEpSquare => 3,
+            E::InvalidHalfmoveClock => 4,
+            E::InvalidFullmoves => 5,
+            E::InvalidRemainingChecks => 5,
+        };
+        let value = fields.get(idx).copied().unwrap_or("");
+        let expect = match idx {
+            0 => "eight ranks of pieces (KQRBNP, kqrbnp) and digits, separated by '/'",
+            1 => "'w' or 'b'",
+            2 => "'-' or letters from KQkq (or file letters for Chess960)",
+            3 => "'-' or a square on the third or sixth rank, like e3",
+            4 => "a whole number of half-moves",
+            _ => "a whole number, 1 or more",
+        };
+        RulesError::InvalidFen { field: FEN_FIELDS[idx], detail: format!("{value:?} is not valid: expected {expect}") }
+    })?;
+    let castling_field = fields.get(2).copied().unwrap_or("-");
+    let mode = if castling_field.chars().any(|c| matches!(c.to_ascii_lowercase(), 'a'..='h')) {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    };
+    let mut warnings = Vec::new();
+    let setup = fen.into_setup();
+    let pos = match Chess::from_setup(setup, mode) {
+        Ok(p) => p,
+        Err(err) => {
+            let kinds = err.kinds();
+            let fatal = kinds - PositionErrorKinds::INVALID_CASTLING_RIGHTS - PositionErrorKinds::INVALID_EP_SQUARE;
+            if !fatal.is_empty() {
+                return Err(RulesError::IllegalPosition { problems: describe_position_errors(kinds) });
+            }
+            if kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) {
+                warnings.push(
+                    "the FEN gives castling rights that the position cannot have (the king or \
+                     rook is not on its original square); they were dropped (3.8.2.1)"
+                        .into(),
+                );
+            }
+            if kinds.contains(PositionErrorKinds::INVALID_EP_SQUARE) {
+                warnings.push(
+                    "the FEN gives an en passant square that no two-square pawn advance explains; \
+                     it was dropped (3.7.3.1)"
+                        .into(),
+                );
+            }
+            match err.ignore_invalid_castling_rights() {
+                Ok(p) => p,
+                Err(err) => err.ignore_invalid_ep_square().map_err(|e| RulesError::IllegalPosition {
+                    problems: describe_position_errors(e.kinds()),
+                })?,
+            }
+        }
+    };
+    Ok((pos, mode, warnings))
+}
+
+fn check_board_field(board: &str) -> Result<(), RulesError> {
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(RulesError::InvalidFen {
+            field: "board",
+            detail: format!("has {} ranks; it needs 8 separated by '/'", ranks.len()),
+        });
+    }
+    for (i, rank) in ranks.iter().enumerate() {
+        let mut width = 0u32;
+        for c in rank.chars() {
+            match c {
+                '1'..='8' => width += c.to_digit(10).unwrap_or(0),
+                'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' => width += 1,
+                '~' => {}
+                other => {
+                    return Err(RulesError::InvalidFen {
+                        field: "board",
+                        detail: format!("has {other:?} on rank {}, which is not a piece letter (KQRBNP, kqrbnp) or a digit", 8 - i),
+                    });
+                }
+            }
+        }
+        if width != 8 {
+            return Err(RulesError::InvalidFen {
+                field: "board",
+                detail: format!("describes {width} squares on rank {} ({rank:?}); each rank needs exactly 8", 8 - i),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn describe_position_errors(kinds: PositionErrorKinds) -> Vec<String> {
+    let mut out = Vec::new();
+    let table: [(PositionErrorKinds, &str); 9] = [
+        (PositionErrorKinds::EMPTY_BOARD, "the board is empty"),
+        (PositionErrorKinds::MISSING_KING, "a side has no king (2.3)"),
+        (PositionErrorKinds::TOO_MANY_KINGS, "a side has more than one king"),
+        (PositionErrorKinds::PAWNS_ON_BACKRANK, "a pawn stands on the first or last rank, where no pawn can ever be (3.7.3.3)"),
+        (PositionErrorKinds::INVALID_CASTLING_RIGHTS, "the castling rights do not fit the position"),
+        (PositionErrorKinds::INVALID_EP_SQUARE, "the en passant square does not fit the position"),
+        (PositionErrorKinds::OPPOSITE_CHECK, "the side not to move is in check, so the last move left or put its own king in check (3.9.2)"),
+        (PositionErrorKinds::IMPOSSIBLE_CHECK, "the check on the board could not have been given by any last move"),
+        (PositionErrorKinds::TOO_MUCH_MATERIAL, "a side has more pieces than promotions could give (e.g. nine pawns, or more than sixteen pieces)"),
+    ];
+    for (kind, text) in table {
+        if kinds.contains(kind) {
+            out.push(text.to_string());
+        }
+    }
+    if out.is_empty() {
+        out.push("the position cannot arise in a game".into());
+    }
+    out
+}
+
+impl Game {
+    /// A game from `fen` (default: the initial position) and no moves yet.
+    pub fn new(fen: Option<&str>) -> Result<Game, RulesError> {
+        let (start, mode, warnings) = match fen.map(str::trim).filter(|f| !f.is_empty()) {
+            Some(f) if !f.eq_ignore_ascii_case("startpos") => parse_fen(f)?,
+            _ => (Chess::default(), CastlingMode::Standard, Vec::new()),
+        };
+        Ok(Game { start, mode, plies: Vec::new(), warnings, rights_lost: ByColor::new_with(|_| [None, None]) })
+    }
+
+    /// A game from `fen` and a list of moves in SAN or UCI.
+    pub fn from_moves<S: AsRef<str>>(fen: Option<&str>, moves: &[S]) -> Result<Game, RulesError> {
+        let mut game = Game::new(fen)?;
+        for text in moves {
+            game.push_text(text.as_ref())?;
+        }
+        Ok(game)
+    }
+
+    pub fn current(&self) -> &Chess {
+        self.plies.last().map(|p| &p.after).unwrap_or(&self.start)
+    }
+
+    /// Plays a move given as text, or says which ply failed and why.
+    pub fn push_text(&mut self, text: &str) -> Result<&Ply, RulesError> {
+        let pos = self.current().clone();
+        let ply = self.plies.len() + 1;
+        let m = resolve_move(&pos, text, self.mode).map_err(|r| RulesError::IllegalMove {
+            ply,
+            text: format!("{}{}", move_number(&pos), text.trim()),
+            reason: if r.kind == "notation" { format!("cannot be read: {}", r.reason) } else { r.reason },
+            articles: r.articles,
+        })?;
+        Ok(self.push(m))
+    }
+
+    /// Plays a legal move.
+    pub fn push(&mut self, m: Move) -> &Ply {
+        let pos = self.current().clone();
+        let before = pos.castles().clone();
+        let san = san_plus(&pos, m);
+        let number = move_number(&pos);
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        for color in Color::ALL {
+            for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+                if before.has(color, side) && !after.castles().has(color, side) {
+                    let how = describe_right_loss(&pos, m, color, &number, &san);
+                    self.rights_lost.get_mut(color)[side_index(side)] = Some(how);
+                }
+            }
+        }
+        self.plies.push(Ply { m, uci: uci(m, self.mode), san, number, color: pos.turn(), after });
+        self.plies.last().expect("just pushed")
+    }
+
+    /// The move that removed `color`'s right to castle on `side`, if it happened in this game.
+    pub fn right_lost_by(&self, color: Color, side: CastlingSide) -> Option<&str> {
+        self.rights_lost.get(color)[side_index(side)].as_deref()
+    }
+
+    /// Every position of the game, the start first.
+    pub fn positions(&self) -> impl Iterator<Item = &Chess> {
+        std::iter::once(&self.start).chain(self.plies.iter().map(|p| &p.after))
+    }
+
+    /// 0-based indexes (0 = start, n = after ply n) of the positions identical to `pos` in the
+    /// FIDE sense (9.2.3): shakmaty's `Eq` compares pieces, side to move, castling rights and a
+    /// legal e.p. right, and ignores the clocks.
+    pub fn occurrences(&self, pos: &Chess) -> Vec<usize> {
+        self.positions().enumerate().filter(|(_, p)| *p == pos).map(|(i, _)| i).collect()
+    }
+}
+
+/// "12." for White's move, "12..." for Black's.
+pub fn move_number(pos: &Chess) -> String {
+    match pos.turn() {
+        Color::White => format!("{}.", pos.fullmoves()),
+        Color::Black => format!("{}...", pos.fullmoves()),
+    }
+}
+
+fn describe_right_loss(pos: &Chess, m: Move, color: Color, number: &str, san: &str) -> String {
+    if pos.turn() != color {
+        return format!("the rook was captured on move {number} {san}");
+    }
+    match m {
+        Move::Castle { .. } => {
+            format!("{} castled on move {number} {san}, which uses up both rights", color_name(color))
+        }
+        _ if m.role() == Role::King => {
+            format!("the king moved on move {number} {san}; even if it returns, the right is gone")
+        }
+        _ => format!("the rook moved on move {number} {san}; even if it returns, the right is gone"),
+    }
+}

@@ -1,0 +1,25 @@
+//! The deterministic rules checker.
+//!
+//! A [`Game`] is a start position (FEN, default the initial position) plus a legal history
+//! given as SAN, UCI or PGN. [`check`] turns its current position into a [`Report`]: legal
+//! moves, castling rights versus momentary prohibitions, en passant, promotion, check, mate,
+//! stalemate, repetition, the fifty/seventy-five-move rules, dead positions and the flag —
+//! every verdict with a reason and its FIDE article. shakmaty decides legality; chasolver
+//! decides whether a side can still mate ([`winnability`]).
+//!
+//! `rules` knows nothing of search, answers, HTTP or LSP.
+
+pub mod castling;
+pub mod describe;
+pub mod error;
+pub mod game;
+pub mod legality;
+pub mod notation;
+pub mod pgn;
+pub mod report;
+pub mod winnability;
+
+pub use error::{ErrorBody, RulesError};
+pub use game::Game;
+pub use report::{CheckOptions, Report, check};
+pub use winnability::SolverBudget;

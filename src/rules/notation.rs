@@ -1,0 +1,170 @@
+//! Reading moves the way people write them: SAN with the usual liberties (`0-0`, `e8Q`,
+//! `exd6 e.p.`, `Nf3!?`), and UCI (`e2e4`, `e7e8q`, `e1g1` or `e1h1` for castling).
+
+use shakmaty::san::{San, SanError};
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Move, Position};
+
+use super::legality::{MoveRejection, explain_illegal_san, explain_illegal_uci};
+
+/// A move as the user wrote it, read into a notation we understand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParsedMove {
+    San(San),
+    Uci(UciMove),
+}
+
+/// Tidies SAN as people type it into what shakmaty's strict parser accepts.
+///
+/// Returns `None` when the text is empty after tidying.
+pub fn normalise_san(text: &str) -> Option<String> {
+    let mut s: String = text.trim().to_string();
+    // Annotations and check marks carry no information the position does not already hold.
+    for suffix in ["e.p.", "ep", " e.p", "e.p"] {
+        if let Some(stripped) = s.strip_suffix(suffix) {
+            s = stripped.trim_end().to_string();
+        }
+    }
+    s.retain(|c| !matches!(c, '!' | '?' | '+' | '#' | ' ' | '\u{2020}' | '\u{2021}'));
+    if s.is_empty() {
+        return None;
+    }
+    // Castling with zeros or lower-case letters.
+    let upper = s.to_ascii_uppercase().replace('0', "O");
+    if upper == "O-O" || upper == "O-O-O" || upper == "OO" || upper == "OOO" {
+        return Some(if upper.len() <= 3 && upper.matches('O').count() == 2 {
+            "O-O".into()
+        } else {
+            "O-O-O".into()
+        });
+    }
+    // Promotion written e8Q, e8/Q or e8(Q).
+    let bytes: Vec<char> = s.chars().collect();
+    if bytes.len() >= 3 {
+        let last = bytes[bytes.len() - 1];
+        let prev = bytes[bytes.len() - 2];
+        let piece = last.to_ascii_uppercase();
+        if matches!(piece, 'Q' | 'R' | 'B' | 'N' | 'K') && (prev == '1' || prev == '8') {
+            s = format!("{}={}", &s[..s.len() - 1], piece);
+        }
+        if let Some(idx) = s.find(['/', '(']) {
+            let rest: String = s[idx + 1..].chars().filter(|c| c.is_ascii_alphabetic()).collect();
+            s = format!("{}={}", &s[..idx], rest.to_ascii_uppercase());
+        }
+        if let Some(idx) = s.find('=') {
+            let piece: String = s[idx + 1..].to_ascii_uppercase();
+            s = format!("{}={}", &s[..idx], piece);
+        }
+    }
+    // Lower-case piece letters ("nf3", "qxd7"); a lone "b" before a square is a bishop.
+    let mut chars: Vec<char> = s.chars().collect();
+    if let Some(first) = chars.first().copied() {
+        let rest_is_square_like = chars.len() >= 3 && chars[1..].iter().any(|c| c.is_ascii_digit());
+        if matches!(first, 'n' | 'r' | 'q' | 'k') && rest_is_square_like {
+            chars[0] = first.to_ascii_uppercase();
+        } else if first == 'b' && chars.len() == 3 && chars[1].is_ascii_lowercase() {
+            chars[0] = 'B';
+        }
+    }
+    Some(chars.into_iter().collect())
+}
+
+/// Reads `text` as UCI first (when it looks like UCI) and as SAN otherwise.
+pub fn parse_move_text(text: &str) -> Result<ParsedMove, String> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Err("the move is empty".into());
+    }
+    if looks_like_uci(trimmed) {
+        if let Ok(uci) = UciMove::from_ascii(trimmed.to_ascii_lowercase().as_bytes()) {
+            return Ok(ParsedMove::Uci(uci));
+        }
+    }
+    let tidy = normalise_san(trimmed).ok_or_else(|| "the move is empty".to_string())?;
+    San::from_ascii(tidy.as_bytes()).map(ParsedMove::San).map_err(|_| {
+        format!(
+            "this is neither algebraic notation (like Nf3, exd5, O-O, e8=Q; see Appendix C) \
+             nor UCI (like g1f3)"
+        )
+    })
+}
+
+fn looks_like_uci(s: &str) -> bool {
+    let b = s.as_bytes();
+    (b.len() == 4 || b.len() == 5)
+        && b[0].is_ascii_alphabetic()
+        && b[1].is_ascii_digit()
+        && b[2].is_ascii_alphabetic()
+        && b[3].is_ascii_digit()
+        && (b.len() == 4 || matches!(b[4].to_ascii_lowercase(), b'q' | b'r' | b'b' | b'n'))
+}
+
+/// Finds the legal move that `text` denotes in `pos`, or explains exactly why there is none.
+pub fn resolve_move(pos: &Chess, text: &str, mode: CastlingMode) -> Result<Move, MoveRejection> {
+    let parsed = parse_move_text(text).map_err(MoveRejection::notation)?;
+    match parsed {
+        ParsedMove::Uci(uci) => match uci.to_move(pos) {
+            Ok(m) => Ok(m),
+            Err(_) => Err(explain_illegal_uci(pos, &uci, mode)),
+        },
+        ParsedMove::San(san) => match san.to_move(pos) {
+            Ok(m) => Ok(m),
+            Err(SanError::AmbiguousSan) => {
+                let candidates: Vec<String> = pos
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| san.matches(*m))
+                    .map(|m| San::from_move(pos, m).to_string())
+                    .collect();
+                Err(MoveRejection {
+                    reason: format!(
+                        "is ambiguous: more than one piece can make it ({}); say which one, as \
+                         Appendix C asks (C.9)",
+                        candidates.join(", ")
+                    ),
+                    articles: vec!["C.9".into()],
+                    kind: "ambiguous",
+                })
+            }
+            Err(SanError::IllegalSan) => Err(explain_illegal_san(pos, &san, mode)),
+        },
+    }
+}
+
+/// SAN with check/mate suffix for a legal move.
+pub fn san_plus(pos: &Chess, m: Move) -> String {
+    shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string()
+}
+
+/// UCI as the report contract wants it: castling as the king's two-square move in standard
+/// chess, king-takes-rook in Chess960.
+pub fn uci(m: Move, mode: CastlingMode) -> String {
+    m.to_uci(mode).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalises_common_liberties() {
+        assert_eq!(normalise_san("0-0").as_deref(), Some("O-O"));
+        assert_eq!(normalise_san("o-o-o").as_deref(), Some("O-O-O"));
+        assert_eq!(normalise_san("e8Q").as_deref(), Some("e8=Q"));
+        assert_eq!(normalise_san("exd6 e.p.").as_deref(), Some("exd6"));
+        assert_eq!(normalise_san("Nf3!?").as_deref(), Some("Nf3"));
+        assert_eq!(normalise_san("nf3").as_deref(), Some("Nf3"));
+        assert_eq!(normalise_san("bc4").as_deref(), Some("Bc4"));
+        assert_eq!(normalise_san("bxc3").as_deref(), Some("bxc3"));
+        assert_eq!(normalise_san("e8=q").as_deref(), Some("e8=Q"));
+        assert_eq!(normalise_san("  "), None);
+    }
+
+    #[test]
+    fn reads_uci_and_san() {
+        assert!(matches!(parse_move_text("e2e4"), Ok(ParsedMove::Uci(_))));
+        assert!(matches!(parse_move_text("e7e8q"), Ok(ParsedMove::Uci(_))));
+        assert!(matches!(parse_move_text("Nf3"), Ok(ParsedMove::San(_))));
+        assert!(parse_move_text("hello").is_err());
+    }
+}
