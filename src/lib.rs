@@ -8,3 +8,4 @@
 //! - front ends: [`cli`], [`server`], [`lsp`], [`regress`].
 
 pub mod rules;
+pub mod cli;

@@ -1,0 +1,204 @@
+//! `arbiter check`: the position report, one position or a batch of JSON lines.
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use anyhow::Context;
+use serde::Deserialize;
+
+use crate::rules::{self, CheckOptions, Game, RulesError, SolverBudget};
+
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Start position as FEN (default: the initial position). Shredder/X-FEN castling letters
+    /// select Chess960.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Moves played from the start position, SAN or UCI, separated by spaces
+    /// ("e4 e5 Nf3" or "1. e4 e5 2. Nf3"; move numbers are ignored).
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// A PGN file: its first game is replayed (its [FEN] tag is honoured).
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<std::path::PathBuf>,
+    /// A move to test in the final position: is it legal here, and if not, why.
+    #[arg(long = "move", value_name = "MOVE")]
+    pub move_text: Option<String>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Read JSON lines {"fen": …, "moves": [..], "move": …} from stdin and write one JSON
+    /// report (or {"error": …}) per line, in order.
+    #[arg(long)]
+    pub batch: bool,
+    /// How long the unwinnability solver may take per side, in milliseconds (0 = no limit).
+    #[arg(long, default_value_t = 40)]
+    pub solver_budget_ms: u64,
+}
+
+/// A line of `check --batch`, also the body of `POST /api/check`.
+#[derive(Debug, Default, Deserialize, serde::Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckRequest {
+    #[serde(default)]
+    pub fen: Option<String>,
+    /// Moves as a list, or as one string separated by spaces.
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<String>>)]
+    pub moves: Option<MovesField>,
+    #[serde(default)]
+    pub pgn: Option<String>,
+    #[serde(default, rename = "move")]
+    pub move_text: Option<String>,
+}
+
+#[derive(Debug, Deserialize, serde::Serialize, Clone)]
+#[serde(untagged)]
+pub enum MovesField {
+    List(Vec<String>),
+    Text(String),
+}
+
+impl MovesField {
+    pub fn to_list(&self) -> Vec<String> {
+        match self {
+            MovesField::List(v) => v.clone(),
+            MovesField::Text(s) => split_moves(s),
+        }
+    }
+}
+
+/// Splits "1. e4 e5 2. Nf3" into moves, dropping move numbers and results.
+pub fn split_moves(text: &str) -> Vec<String> {
+    text.split_whitespace()
+        .filter_map(|tok| {
+            let tok = tok.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.');
+            let tok = tok.trim();
+            if tok.is_empty() || matches!(tok, "1-0" | "0-1" | "1/2-1/2" | "*" | "½-½") {
+                None
+            } else {
+                Some(tok.to_string())
+            }
+        })
+        .collect()
+}
+
+impl CheckRequest {
+    /// Builds the game this request describes: a PGN, or a FEN plus moves.
+    pub fn game(&self) -> Result<Game, RulesError> {
+        if let Some(pgn) = self.pgn.as_deref().filter(|p| !p.trim().is_empty()) {
+            if self.moves.is_some() {
+                return Err(RulesError::Pgn("give either a PGN or moves, not both".into()));
+            }
+            let mut game = rules::pgn::game_from_pgn(pgn)?;
+            if self.fen.is_some() {
+                game.warnings.push("the fen field was ignored: the PGN sets the start position".into());
+            }
+            return Ok(game);
+        }
+        let moves = self.moves.as_ref().map(|m| m.to_list()).unwrap_or_default();
+        Game::from_moves(self.fen.as_deref(), &moves)
+    }
+}
+
+fn budget(ms: u64) -> SolverBudget {
+    SolverBudget(if ms == 0 { None } else { Some(Duration::from_millis(ms)) })
+}
+
+pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
+    let opts = CheckOptions { budget: budget(args.solver_budget_ms), skip_solver: false };
+    if args.batch {
+        return run_batch(opts);
+    }
+    let pgn = match &args.pgn {
+        Some(path) => Some(std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?),
+        None => None,
+    };
+    let request = CheckRequest {
+        fen: args.fen.clone(),
+        moves: args.moves.clone().map(MovesField::Text),
+        pgn,
+        move_text: args.move_text.clone(),
+    };
+    let game = match request.game() {
+        Ok(g) => g,
+        Err(e) => {
+            if args.json {
+                println!("{}", serde_json::json!({ "error": e.to_json() }));
+            } else {
+                eprintln!("error: {e}");
+            }
+            return Ok(2);
+        }
+    };
+    let report = rules::check(&game, request.move_text.as_deref(), opts);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", human_report(&report));
+    }
+    Ok(0)
+}
+
+fn run_batch(opts: CheckOptions) -> anyhow::Result<i32> {
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for (n, line) in stdin.lock().lines().enumerate() {
+        let line = line.context("reading stdin")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let value = match serde_json::from_str::<CheckRequest>(&line) {
+            Ok(req) => match req.game() {
+                Ok(game) => serde_json::to_value(rules::check(&game, req.move_text.as_deref(), opts))?,
+                Err(e) => serde_json::json!({ "error": e.to_json() }),
+            },
+            Err(e) => serde_json::json!({ "error": {
+                "code": "bad_json",
+                "message": format!("line {}: not a check request: {e}", n + 1),
+            }}),
+        };
+        serde_json::to_writer(&mut out, &value)?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    Ok(0)
+}
+
+/// The report as a player reads it.
+pub fn human_report(r: &rules::Report) -> String {
+    let mut s = String::new();
+    s.push_str(&format!("Position: {}\n{} to move.\n", r.fen, capital(r.turn)));
+    if let Some(o) = &r.outcome {
+        s.push_str(&format!("Game over: {} ({}) — {}\n", o.result, o.reason, o.explanation));
+    }
+    s.push_str(&format!("Check: {}\n", r.check.reason));
+    for (name, wings) in [("White", &r.castling.white), ("Black", &r.castling.black)] {
+        for (wing, st) in [("O-O", &wings.kingside), ("O-O-O", &wings.queenside)] {
+            let verdict = if st.legal { "legal now" } else if st.right { "right kept, not possible now" } else { "right lost" };
+            s.push_str(&format!("{name} {wing}: {verdict}"));
+            if let Some(first) = st.reasons.first() {
+                s.push_str(&format!(" — {}", first.text));
+            }
+            s.push('\n');
+        }
+    }
+    s.push_str(&format!("En passant: {}\n", r.en_passant_info.reason));
+    s.push_str(&format!("Repetition: {}\n", r.repetition.reason));
+    s.push_str(&format!("Fifty moves: {}\n", r.fifty_moves.reason));
+    s.push_str(&format!("Dead position: {}\n", r.dead_position_info.reason));
+    s.push_str(&format!("Flag: {}; {}\n", r.flag_info.white.reason, r.flag_info.black.reason));
+    if let Some(mc) = &r.move_check {
+        s.push_str(&format!("Move {}: {}\n", mc.input, mc.reason));
+    }
+    s.push_str(&format!("Legal moves ({}): {}\n", r.legal_moves_san.len(), r.legal_moves_san.join(" ")));
+    for w in &r.warnings {
+        s.push_str(&format!("Warning: {w}\n"));
+    }
+    s
+}
+
+fn capital(s: &str) -> String {
+    crate::rules::castling::capitalise_first(s)
+}
