@@ -1,0 +1,99 @@
+//! The checker agrees with the labelled unwinnability sets of the CHA projects
+//! (tests/data/cha, see its README): for every position and both colours, the report's
+//! verdict through our FEN parser and our bridge to chasolver matches the label, and every
+//! query is decided. Positions that our parser refuses as illegal (composed positions with nine
+//! pawns, already-mated illegal positions) are counted and must stay few and explained.
+
+use rules_arbiter::rules::game::parse_fen;
+use rules_arbiter::rules::winnability::{SolverBudget, Winnability, winnability};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Color, PositionErrorKinds};
+
+fn composed_position(fen: &str) -> Option<Chess> {
+    let fen: Fen = fen.parse().ok()?;
+    let lenient = PositionErrorKinds::TOO_MUCH_MATERIAL | PositionErrorKinds::IMPOSSIBLE_CHECK;
+    match fen.into_position::<Chess>(CastlingMode::Standard) {
+        Ok(p) => Some(p),
+        Err(e) if (e.kinds() - lenient).is_empty() => {
+            e.ignore_too_much_material().or_else(|e| e.ignore_impossible_check()).ok()
+        }
+        Err(_) => None,
+    }
+}
+
+struct Tally {
+    queries: usize,
+    wrong: Vec<String>,
+    undecided: Vec<String>,
+    refused: Vec<String>,
+}
+
+fn run_file(name: &str, limit: Option<usize>) -> Tally {
+    let path = format!("{}/tests/data/cha/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut t = Tally { queries: 0, wrong: vec![], undecided: vec![], refused: vec![] };
+    let lines = text.lines().filter(|l| !l.starts_with('#') && l.len() > 3);
+    for line in lines.take(limit.unwrap_or(usize::MAX)) {
+        let (label, fen) = line.split_at(2);
+        let fen = fen.trim();
+        let (pos, mode) = match parse_fen(fen) {
+            Ok((p, m, _)) => (p, m),
+            Err(e) => match composed_position(fen) {
+                // Composed test positions may have more material than a game allows; the
+                // solver still decides them, and so must the bridge.
+                Some(p) => {
+                    t.refused.push(format!("{fen}: {e} (checked through the lenient parser)"));
+                    (p, CastlingMode::Standard)
+                }
+                None => {
+                    t.wrong.push(format!("{fen}: unreadable: {e}"));
+                    continue;
+                }
+            },
+        };
+        for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
+            t.queries += 1;
+            let expected_winnable = label.as_bytes()[i] != b'-';
+            match winnability(&pos, mode, color, SolverBudget(None)) {
+                Winnability::Winnable { .. } if expected_winnable => {}
+                Winnability::Unwinnable if !expected_winnable => {}
+                Winnability::Undetermined { why } => t.undecided.push(format!("{fen} {color:?}: {why}")),
+                other => t.wrong.push(format!("{label} {fen} {color:?}: got {other:?}")),
+            }
+        }
+    }
+    t
+}
+
+fn assert_tally(name: &str, t: &Tally, max_refused: usize) {
+    eprintln!(
+        "{name}: {} queries, {} wrong, {} undecided, {} positions refused as illegal",
+        t.queries,
+        t.wrong.len(),
+        t.undecided.len(),
+        t.refused.len()
+    );
+    assert!(t.wrong.is_empty(), "{name}: wrong verdicts:\n{}", t.wrong.join("\n"));
+    assert!(t.undecided.is_empty(), "{name}: undecided:\n{}", t.undecided.join("\n"));
+    assert_eq!(t.refused.len(), max_refused, "{name}: the number of composed positions refused as illegal changed");
+}
+
+#[test]
+fn chasolver_community_positions() {
+    let t = run_file("positions.txt", None);
+    assert_tally("positions.txt", &t, 268);
+}
+
+#[test]
+fn d3_chess_test_vector() {
+    let t = run_file("test-vector.txt", None);
+    assert_tally("test-vector.txt", &t, 83);
+}
+
+#[test]
+fn lichess_positions() {
+    // All 65,536 positions in release builds; a sample in debug builds, which are ~20x slower.
+    let limit = if cfg!(debug_assertions) { Some(4000) } else { None };
+    let t = run_file("lichess.txt", limit);
+    assert_tally("lichess.txt", &t, 0);
+}
