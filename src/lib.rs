@@ -7,5 +7,6 @@
 //! - [`answer`]: questions in, answers with citations and checkable claims out.
 //! - front ends: [`cli`], [`server`], [`lsp`], [`regress`].
 
+pub mod rulebook;
 pub mod rules;
 pub mod cli;

@@ -75,6 +75,14 @@ pub fn parse_move_text(text: &str) -> Result<ParsedMove, String> {
     if trimmed.is_empty() {
         return Err("the move is empty".into());
     }
+    // A capital piece letter means a piece (C.2), so "B7c5" is a bishop from the seventh rank,
+    // not the UCI move b7c5; SAN that does not parse ("B2B4") is still read as UCI below.
+    let piece_first = trimmed.starts_with(['K', 'Q', 'R', 'B', 'N']);
+    if piece_first {
+        if let Some(san) = normalise_san(trimmed).and_then(|t| San::from_ascii(t.as_bytes()).ok()) {
+            return Ok(ParsedMove::San(san));
+        }
+    }
     if looks_like_uci(trimmed) {
         if let Ok(uci) = UciMove::from_ascii(trimmed.to_ascii_lowercase().as_bytes()) {
             return Ok(ParsedMove::Uci(uci));
@@ -166,5 +174,10 @@ mod tests {
         assert!(matches!(parse_move_text("e7e8q"), Ok(ParsedMove::Uci(_))));
         assert!(matches!(parse_move_text("Nf3"), Ok(ParsedMove::San(_))));
         assert!(parse_move_text("hello").is_err());
+        // SAN with a rank disambiguation looks like UCI but names a piece.
+        assert!(matches!(parse_move_text("B7c5"), Ok(ParsedMove::San(_))));
+        assert!(matches!(parse_move_text("N1f3"), Ok(ParsedMove::San(_))));
+        assert!(matches!(parse_move_text("b7c5"), Ok(ParsedMove::Uci(_))));
+        assert!(matches!(parse_move_text("B2B4"), Ok(ParsedMove::Uci(_))));
     }
 }

@@ -168,6 +168,23 @@ def expected_report(board: chess.Board, counts: collections.Counter) -> dict:
     STATS["castling right kept but castling illegal"] += any(
         castling[COLOR_NAMES[turn]][w]["right"] and not castling[COLOR_NAMES[turn]][w]["legal"]
         for w in WING_NAMES)
+    us = COLOR_NAMES[turn]
+    for wing, king_path, b_square in (("kingside", (chess.F1, chess.G1), None),
+                                      ("queenside", (chess.D1, chess.C1), chess.B1)):
+        if board.chess960 or not castling[us][wing]["right"]:
+            continue
+        rank = 0 if turn == chess.WHITE else 7
+        path = [chess.square(chess.square_file(s), rank) for s in king_path]
+        between = path + ([chess.square(1, rank)] if b_square is not None else [])
+        clear = not any(board.piece_at(s) for s in between)
+        attacked = any(board.is_attacked_by(not turn, s) for s in path)
+        if clear and not in_check and attacked:
+            STATS["castling illegal only because the king's path is attacked"] += 1
+        rook_sq = chess.square(7 if wing == "kingside" else 0, rank)
+        if castling[us][wing]["legal"] and board.is_attacked_by(not turn, rook_sq):
+            STATS["castling legal with the rook attacked"] += 1
+        if castling[us][wing]["legal"] and b_square is not None and board.is_attacked_by(not turn, chess.square(1, rank)):
+            STATS["castling legal with b1/b8 attacked"] += 1
     STATS["promotion available"] += any(m.promotion for m in legal)
     STATS["position occurred twice"] += count == 2
     STATS["threefold now"] += count >= 3
@@ -333,7 +350,12 @@ def random_placement(rng: random.Random, board: chess.Board, symbols: str,
 
 
 def valid_fen(board: chess.Board) -> Optional[str]:
-    return board.fen() if board.is_valid() else None
+    """The FEN of a set-up position that can arise in a game. python-chess lets some impossible
+    double checks pass (two pawns checking at once); shakmaty rejects them (rightly, 3.10.3),
+    so set-ups never start in double check (games still reach double checks by moves)."""
+    if not board.is_valid() or len(board.checkers()) > 1:
+        return None
+    return board.fen()
 
 
 # --- generators --------------------------------------------------------------------------------

@@ -1,0 +1,335 @@
+//! Reading the Markdown files into pages and passages.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use rust_embed::RustEmbed;
+use serde::Deserialize;
+
+use super::articles::{anchor_for_article, article_of_heading, find_article_refs, slug};
+use super::render::render_page_html;
+use super::{ArticleEntry, Page, PageKind, Passage};
+
+#[derive(RustEmbed)]
+#[folder = "rulebook/"]
+#[include = "*.md"]
+#[exclude = "README.md"]
+struct EmbeddedRulebook;
+
+/// Why the rulebook could not be loaded: which file and what is wrong with it.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{path}: {message}")]
+    Page { path: String, message: String },
+    #[error("reading {path}: {source}")]
+    Io { path: String, source: std::io::Error },
+    #[error("the rulebook has no pages")]
+    Empty,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FrontMatter {
+    title: String,
+    kind: PageKind,
+    #[serde(default)]
+    summary: String,
+    #[serde(default)]
+    aliases: Vec<String>,
+    #[serde(default)]
+    keywords: Vec<String>,
+}
+
+/// The whole rulebook, immutable once loaded.
+#[derive(Debug, Clone)]
+pub struct Rulebook {
+    pub pages: Vec<Page>,
+    pub passages: Vec<Passage>,
+    /// A hash of every file's path and content: the index records it to know it is current.
+    pub hash: String,
+    by_article: HashMap<String, usize>,
+    by_page: HashMap<String, usize>,
+}
+
+impl Rulebook {
+    /// The copy compiled into the binary.
+    pub fn embedded() -> Result<Rulebook, LoadError> {
+        let mut files: Vec<(String, String)> = EmbeddedRulebook::iter()
+            .filter_map(|path| {
+                let file = EmbeddedRulebook::get(&path)?;
+                Some((path.to_string(), String::from_utf8_lossy(&file.data).into_owned()))
+            })
+            .collect();
+        files.sort();
+        Rulebook::from_files(files)
+    }
+
+    /// A copy on disk (every `*.md` below `dir` except README.md).
+    pub fn from_dir(dir: &Path) -> Result<Rulebook, LoadError> {
+        let mut files = Vec::new();
+        collect_md(dir, dir, &mut files)?;
+        files.sort();
+        Rulebook::from_files(files)
+    }
+
+    /// Builds the rulebook from (relative path, Markdown) pairs.
+    pub fn from_files(files: Vec<(String, String)>) -> Result<Rulebook, LoadError> {
+        if files.is_empty() {
+            return Err(LoadError::Empty);
+        }
+        let mut hasher = blake3::Hasher::new();
+        let mut pages = Vec::new();
+        let mut passages = Vec::new();
+        for (path, text) in &files {
+            hasher.update(path.as_bytes());
+            hasher.update(&[0]);
+            hasher.update(text.as_bytes());
+            hasher.update(&[0]);
+            let page = parse_page(path, text, &mut passages)?;
+            pages.push(page);
+        }
+        let mut by_article = HashMap::new();
+        for (i, p) in passages.iter().enumerate() {
+            if let Some(a) = &p.article {
+                by_article.entry(a.clone()).or_insert(i);
+            }
+        }
+        let by_page = pages.iter().enumerate().map(|(i, p)| (p.id.clone(), i)).collect();
+        let mut book = Rulebook { pages, passages, hash: hasher.finalize().to_hex().to_string(), by_article, by_page };
+        // Render after every anchor is known, so article numbers in the text can be linked.
+        let htmls: Vec<String> = files
+            .iter()
+            .zip(book.pages.iter())
+            .map(|((_, text), page)| render_page_html(&book, page, text))
+            .collect();
+        for (page, html) in book.pages.iter_mut().zip(htmls) {
+            page.html = html;
+        }
+        Ok(book)
+    }
+
+    pub fn page(&self, id: &str) -> Option<&Page> {
+        self.by_page.get(id).map(|&i| &self.pages[i])
+    }
+
+    /// The passage whose heading carries this article number.
+    pub fn article(&self, number: &str) -> Option<&Passage> {
+        self.by_article.get(number).map(|&i| &self.passages[i])
+    }
+
+    pub fn article_index(&self, number: &str) -> Option<usize> {
+        self.by_article.get(number).copied()
+    }
+
+    /// The closest article that exists: the number itself, else its nearest parent.
+    pub fn resolve_article(&self, number: &str) -> Option<&Passage> {
+        let mut n = number.to_string();
+        loop {
+            if let Some(p) = self.article(&n) {
+                return Some(p);
+            }
+            match n.rfind('.') {
+                Some(i) => n.truncate(i),
+                None => return self.law_page_for(&n).and_then(|p| p.passages.first().map(|&i| &self.passages[i])),
+            }
+        }
+    }
+
+    /// The law page of a whole article or appendix: `9` → article-9, `A` → appendix-a.
+    pub fn law_page_for(&self, top: &str) -> Option<&Page> {
+        let id = match top {
+            "I" | "II" | "III" => format!("guidelines-{}", top.to_ascii_lowercase()),
+            "A" | "B" | "C" | "D" => format!("appendix-{}", top.to_ascii_lowercase()),
+            n if n.chars().all(|c| c.is_ascii_digit()) => format!("article-{n}"),
+            _ => return None,
+        };
+        self.page(&id)
+    }
+
+    /// The table of contents: every numbered article in page order.
+    pub fn articles(&self) -> Vec<ArticleEntry> {
+        self.passages
+            .iter()
+            .filter_map(|p| {
+                let number = p.article.clone()?;
+                Some(ArticleEntry { number, title: p.title.clone(), page: p.page.clone(), anchor: p.anchor.clone(), url: p.url() })
+            })
+            .collect()
+    }
+}
+
+fn collect_md(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) -> Result<(), LoadError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| LoadError::Io { path: dir.display().to_string(), source })?;
+    for entry in entries {
+        let entry = entry.map_err(|source| LoadError::Io { path: dir.display().to_string(), source })?;
+        let path = entry.path();
+        if path.is_dir() {
+            collect_md(root, &path, out)?;
+        } else if path.extension().is_some_and(|e| e == "md") && path.file_name().is_some_and(|n| n != "README.md") {
+            let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Io { path: path.display().to_string(), source })?;
+            let rel = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+            out.push((rel, text));
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn markdown_options() -> Options {
+    Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS | Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH
+}
+
+/// The anchors of a page's headings, in order, made unique within the page.
+pub(super) fn heading_anchors(headings: &[String]) -> Vec<String> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    headings
+        .iter()
+        .map(|h| {
+            let base = match article_of_heading(h) {
+                Some((num, _)) => anchor_for_article(&num),
+                None => slug(h),
+            };
+            let n = seen.entry(base.clone()).or_insert(0);
+            *n += 1;
+            if *n == 1 { base } else { format!("{base}-{n}") }
+        })
+        .collect()
+}
+
+struct Section {
+    level: u8,
+    heading: String,
+    text: String,
+    fens: Vec<String>,
+}
+
+fn parse_page(path: &str, text: &str, passages: &mut Vec<Passage>) -> Result<Page, LoadError> {
+    let err = |message: String| LoadError::Page { path: path.to_string(), message };
+    let id = Path::new(path).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut front: Option<FrontMatter> = None;
+    let mut sections: Vec<Section> = Vec::new();
+    let mut in_meta = false;
+    let mut meta = String::new();
+    let mut in_heading: Option<u8> = None;
+    let mut heading_text = String::new();
+    let mut code_lang: Option<String> = None;
+    let mut code_text = String::new();
+
+    for event in Parser::new_ext(text, markdown_options()) {
+        match event {
+            Event::Start(Tag::MetadataBlock(_)) => in_meta = true,
+            Event::End(TagEnd::MetadataBlock(_)) => {
+                in_meta = false;
+                front = Some(toml::from_str(&meta).map_err(|e| err(format!("front matter: {e}")))?);
+            }
+            Event::Start(Tag::Heading { level, .. }) => {
+                in_heading = Some(heading_depth(level));
+                heading_text.clear();
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                let level = in_heading.take().unwrap_or(2);
+                sections.push(Section { level, heading: heading_text.trim().to_string(), text: String::new(), fens: vec![] });
+            }
+            Event::Start(Tag::CodeBlock(kind)) => {
+                code_lang = Some(match kind {
+                    CodeBlockKind::Fenced(lang) => lang.to_string(),
+                    CodeBlockKind::Indented => String::new(),
+                });
+                code_text.clear();
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                if code_lang.as_deref() == Some("fen") {
+                    if let Some(s) = sections.last_mut() {
+                        s.fens.push(code_text.trim().to_string());
+                    }
+                }
+                code_lang = None;
+            }
+            Event::Text(t) | Event::Code(t) => {
+                if in_meta {
+                    meta.push_str(&t);
+                } else if in_heading.is_some() {
+                    heading_text.push_str(&t);
+                } else if code_lang.is_some() {
+                    code_text.push_str(&t);
+                } else if let Some(s) = sections.last_mut() {
+                    s.text.push_str(&t);
+                }
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                if in_heading.is_some() {
+                    heading_text.push(' ');
+                } else if let Some(s) = sections.last_mut() {
+                    s.text.push(' ');
+                }
+            }
+            Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::TableCell | TagEnd::TableRow) => {
+                if let Some(s) = sections.last_mut() {
+                    s.text.push(if matches!(event, Event::End(TagEnd::TableCell)) { ' ' } else { '\n' });
+                }
+            }
+            _ => {}
+        }
+    }
+    let front = front.ok_or_else(|| err("no front matter: the page must start with +++ … +++ (see rulebook/README.md)".into()))?;
+    if sections.first().is_none_or(|s| s.level != 1) {
+        return Err(err("the first heading must be the page title, a single '#'".into()));
+    }
+    if sections.iter().filter(|s| s.level == 1).count() != 1 {
+        return Err(err("a page has exactly one '#' title heading".into()));
+    }
+    let anchors = heading_anchors(&sections.iter().map(|s| s.heading.clone()).collect::<Vec<_>>());
+    let mut stack: Vec<(u8, String)> = Vec::new();
+    let mut indexes = Vec::new();
+    for (section, anchor) in sections.into_iter().zip(anchors) {
+        let (article, title) = match article_of_heading(&section.heading) {
+            Some((n, t)) if front.kind == PageKind::Law => (Some(n), t),
+            _ => (None, section.heading.clone()),
+        };
+        while stack.last().is_some_and(|(l, _)| *l >= section.level) {
+            stack.pop();
+        }
+        stack.push((section.level, section.heading.clone()));
+        let mut cites: Vec<String> = Vec::new();
+        for (_, num) in find_article_refs(&section.text) {
+            if !cites.contains(&num) {
+                cites.push(num);
+            }
+        }
+        indexes.push(passages.len());
+        passages.push(Passage {
+            page: id.clone(),
+            kind: front.kind,
+            anchor,
+            article,
+            title,
+            heading_path: stack.iter().map(|(_, h)| h.clone()).collect(),
+            level: section.level,
+            text: section.text.trim().to_string(),
+            cites,
+            fens: section.fens,
+        });
+    }
+    Ok(Page {
+        id,
+        kind: front.kind,
+        title: front.title,
+        summary: front.summary,
+        aliases: front.aliases,
+        keywords: front.keywords,
+        path: path.to_string(),
+        html: String::new(),
+        passages: indexes,
+    })
+}
+
+fn heading_depth(level: HeadingLevel) -> u8 {
+    match level {
+        HeadingLevel::H1 => 1,
+        HeadingLevel::H2 => 2,
+        HeadingLevel::H3 => 3,
+        HeadingLevel::H4 => 4,
+        HeadingLevel::H5 => 5,
+        HeadingLevel::H6 => 6,
+    }
+}

@@ -1,0 +1,128 @@
+//! The rulebook is complete and consistent: every article of the 2023 Laws (the list in
+//! tests/data/fide-articles.txt, taken from the project's outline) has exactly one heading,
+//! every article cited anywhere exists, every internal link and anchor resolves, no page or
+//! numbered section is empty.
+
+use std::collections::{HashMap, HashSet};
+
+use rules_arbiter::rulebook::{PageKind, Rulebook, find_article_refs};
+
+fn book() -> Rulebook {
+    Rulebook::embedded().expect("the embedded rulebook loads")
+}
+
+#[test]
+fn every_article_has_exactly_one_heading() {
+    let book = book();
+    let list = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fide-articles.txt")).unwrap();
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for p in &book.passages {
+        if let Some(a) = &p.article {
+            *counts.entry(a.clone()).or_default() += 1;
+        }
+    }
+    let mut problems = Vec::new();
+    for number in list.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        match counts.get(number) {
+            None => problems.push(format!("{number}: no heading")),
+            Some(1) => {}
+            Some(n) => problems.push(format!("{number}: {n} headings")),
+        }
+    }
+    for (number, n) in &counts {
+        if *n > 1 {
+            problems.push(format!("{number}: {n} headings"));
+        }
+    }
+    problems.sort();
+    problems.dedup();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_cited_article_exists() {
+    let book = book();
+    let mut missing = Vec::new();
+    for page in &book.pages {
+        for &i in &page.passages {
+            let p = &book.passages[i];
+            for (_, number) in find_article_refs(&p.text) {
+                if book.article(&number).is_none() {
+                    missing.push(format!("{} #{}: cites {number}", page.path, p.anchor));
+                }
+            }
+        }
+        for alias in page.aliases.iter().chain(&page.keywords) {
+            for (_, number) in find_article_refs(alias) {
+                if book.article(&number).is_none() {
+                    missing.push(format!("{} front matter: {number}", page.path));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
+#[test]
+fn every_internal_link_resolves() {
+    let book = book();
+    let anchors: HashSet<(String, String)> = book.passages.iter().map(|p| (p.page.clone(), p.anchor.clone())).collect();
+    let href = regex::Regex::new(r#"href="(/rulebook/[^"]*)""#).unwrap();
+    let mut broken = Vec::new();
+    let mut links = 0;
+    for page in &book.pages {
+        for cap in href.captures_iter(&page.html) {
+            links += 1;
+            let url = &cap[1]["/rulebook/".len()..];
+            let (target, anchor) = url.split_once('#').unwrap_or((url, ""));
+            let target = target.trim_end_matches(".md");
+            if book.page(target).is_none() {
+                broken.push(format!("{}: link to missing page {url}", page.path));
+            } else if !anchor.is_empty() && !anchors.contains(&(target.to_string(), anchor.to_string())) {
+                broken.push(format!("{}: link to missing anchor {url}", page.path));
+            }
+        }
+        // Relative Markdown links must not be used: they break under /rulebook/{page}.
+        for cap in regex::Regex::new(r#"href="([^"/#][^":]*)""#).unwrap().captures_iter(&page.html) {
+            broken.push(format!("{}: relative link {}", page.path, &cap[1]));
+        }
+    }
+    assert!(links > 100, "article numbers in the text should be linked ({links} links)");
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+#[test]
+fn no_page_or_section_is_empty() {
+    let book = book();
+    let mut empty = Vec::new();
+    for page in &book.pages {
+        let words: usize = page.passages.iter().map(|&i| book.passages[i].text.split_whitespace().count()).sum();
+        if words < 30 {
+            empty.push(format!("{}: only {words} words", page.path));
+        }
+        for &i in &page.passages {
+            let p = &book.passages[i];
+            // A group heading may be followed directly by its sub-articles.
+            let has_children = page.passages.iter().any(|&j| book.passages[j].heading_path.len() > p.heading_path.len() && book.passages[j].heading_path.starts_with(&p.heading_path));
+            if p.text.trim().is_empty() && !has_children {
+                empty.push(format!("{} #{}: empty section", page.path, p.anchor));
+            }
+        }
+    }
+    assert!(empty.is_empty(), "{}", empty.join("\n"));
+}
+
+#[test]
+fn kinds_and_counts() {
+    let book = book();
+    let count = |k: PageKind| book.pages.iter().filter(|p| p.kind == k).count();
+    assert!(count(PageKind::Law) >= 19, "a page per Article 1–12, Appendix A–D and Guideline I–III");
+    assert!(count(PageKind::Guide) >= 10);
+    let questions = book.passages.iter().filter(|p| p.question().is_some()).count();
+    assert!(questions >= 80, "at least 80 FAQ questions, found {questions}");
+    for p in &book.passages {
+        for fen in &p.fens {
+            assert!(rules_arbiter::rules::Game::new(Some(fen)).is_ok(), "{} #{}: bad FEN {fen}", p.page, p.anchor);
+        }
+    }
+}
