@@ -9,4 +9,5 @@
 
 pub mod rulebook;
 pub mod rules;
+pub mod search;
 pub mod cli;

@@ -256,6 +256,14 @@ def add_move_check(case: Case, board: chess.Board, rng: random.Random) -> None:
     """Adds a "move" to the request: a legal one (SAN or UCI) or a pseudo-legal illegal one."""
     legal = list(board.legal_moves)
     illegal = [m for m in board.generate_pseudo_legal_moves() if not board.is_legal(m)]
+    if rng.random() < 0.25 and not board.chess960:
+        # Castling by name: legal exactly when python-chess lists that castling move.
+        text = rng.choice(["O-O", "O-O-O"])
+        kingside = text == "O-O"
+        hit = [m for m in legal if board.is_castling(m) and board.is_kingside_castling(m) == kingside]
+        case.request["move"] = text
+        case.move_check = {"legal": bool(hit), "uci": hit[0].uci() if hit else None}
+        return
     if illegal and (rng.random() < 0.5 or not legal):
         m = rng.choice(illegal)
         case.request["move"] = m.uci()
@@ -441,10 +449,16 @@ def gen_ep(rng: random.Random, cases: list, n_games: int) -> None:
             double = chess.Move(chess.square_mirror(pawn_from), chess.square_mirror(chess.square(f, 3)))
         if double not in board.legal_moves:
             continue
-        g = GameBuilder("ep", rng, fen=fen)
-        g.emit(cases)
-        g.push(double)
-        g.emit(cases, with_move_check=0.3)
+        if rng.random() < 0.3:
+            # Start from the FEN after the double step, its e.p. field always written.
+            board.push(double)
+            g = GameBuilder("ep", rng, fen=board.fen(en_passant="fen"))
+            g.emit(cases, with_move_check=0.3)
+        else:
+            g = GameBuilder("ep", rng, fen=fen)
+            g.emit(cases)
+            g.push(double)
+            g.emit(cases, with_move_check=0.3)
         # Shuffle back and forth so that the placement after the double step recurs without
         # the e.p. right.
         shuffle_rounds(g, rng.randint(1, 2), cases, emit_every=0.7, prefer_rights=0.0)
@@ -473,6 +487,11 @@ def castling_fen(rng: random.Random) -> str:
         board.fullmove_number = rng.randint(5, 40)
         fen = valid_fen(board)
         if fen is not None and any(board.legal_moves):
+            if rng.random() < 0.1:
+                # Rights the position cannot have (no rook in the corner): both sides drop them.
+                fields = fen.split()
+                fields[2] = "KQkq"
+                return " ".join(fields)
             return fen
 
 
@@ -500,7 +519,7 @@ def gen_fifty(rng: random.Random, cases: list, n_games: int) -> None:
         board = endgame_board(rng, pieces)
         board.turn = rng.choice(chess.COLORS)
         board.halfmove_clock = rng.choice([85, 90, 95, 96, 97, 98, 99, 100, 101,
-                                           135, 140, 145, 146, 147, 148, 149, 150, 151])
+                                           135, 140, 145, 146, 147, 148, 149, 150, 151, 300])
         board.fullmove_number = rng.randint(80, 200)
         fen = valid_fen(board)
         if fen is None or not any(board.legal_moves):

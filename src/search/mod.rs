@@ -1,0 +1,14 @@
+//! Retrieval: the rulebook's passages indexed with tantivy.
+//!
+//! A query is first *understood*: article numbers ("9.6.2", "art. 6.9", "A.5.3") go straight
+//! to their heading; slang, notation and misspellings are rewritten by the editable
+//! [`Vocabulary`]; unknown words get a fuzzy match. Then BM25 over boosted fields (title,
+//! FAQ question, aliases, heading path, body) ranks the passages.
+//!
+//! `search` knows the rulebook, nothing of rules, answers or HTTP.
+
+mod index;
+mod vocabulary;
+
+pub use index::{Hit, IndexError, SearchIndex};
+pub use vocabulary::Vocabulary;
