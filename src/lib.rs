@@ -10,4 +10,6 @@
 pub mod rulebook;
 pub mod rules;
 pub mod search;
+pub mod server;
+pub mod answer;
 pub mod cli;

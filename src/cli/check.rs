@@ -4,9 +4,9 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use anyhow::Context;
-use serde::Deserialize;
 
-use crate::rules::{self, CheckOptions, Game, RulesError, SolverBudget};
+use crate::answer::request::{CheckRequest, MovesField};
+use crate::rules::{self, CheckOptions, SolverBudget};
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
@@ -36,72 +36,7 @@ pub struct CheckArgs {
     pub solver_budget_ms: u64,
 }
 
-/// A line of `check --batch`, also the body of `POST /api/check`.
-#[derive(Debug, Default, Deserialize, serde::Serialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CheckRequest {
-    #[serde(default)]
-    pub fen: Option<String>,
-    /// Moves as a list, or as one string separated by spaces.
-    #[serde(default)]
-    #[schema(value_type = Option<Vec<String>>)]
-    pub moves: Option<MovesField>,
-    #[serde(default)]
-    pub pgn: Option<String>,
-    #[serde(default, rename = "move")]
-    pub move_text: Option<String>,
-}
-
-#[derive(Debug, Deserialize, serde::Serialize, Clone)]
-#[serde(untagged)]
-pub enum MovesField {
-    List(Vec<String>),
-    Text(String),
-}
-
-impl MovesField {
-    pub fn to_list(&self) -> Vec<String> {
-        match self {
-            MovesField::List(v) => v.clone(),
-            MovesField::Text(s) => split_moves(s),
-        }
-    }
-}
-
-/// Splits "1. e4 e5 2. Nf3" into moves, dropping move numbers and results.
-pub fn split_moves(text: &str) -> Vec<String> {
-    text.split_whitespace()
-        .filter_map(|tok| {
-            let tok = tok.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.');
-            let tok = tok.trim();
-            if tok.is_empty() || matches!(tok, "1-0" | "0-1" | "1/2-1/2" | "*" | "½-½") {
-                None
-            } else {
-                Some(tok.to_string())
-            }
-        })
-        .collect()
-}
-
-impl CheckRequest {
-    /// Builds the game this request describes: a PGN, or a FEN plus moves.
-    pub fn game(&self) -> Result<Game, RulesError> {
-        if let Some(pgn) = self.pgn.as_deref().filter(|p| !p.trim().is_empty()) {
-            if self.moves.is_some() {
-                return Err(RulesError::Pgn("give either a PGN or moves, not both".into()));
-            }
-            let mut game = rules::pgn::game_from_pgn(pgn)?;
-            if self.fen.is_some() {
-                game.warnings.push("the fen field was ignored: the PGN sets the start position".into());
-            }
-            return Ok(game);
-        }
-        let moves = self.moves.as_ref().map(|m| m.to_list()).unwrap_or_default();
-        Game::from_moves(self.fen.as_deref(), &moves)
-    }
-}
-
-fn budget(ms: u64) -> SolverBudget {
+pub fn budget(ms: u64) -> SolverBudget {
     SolverBudget(if ms == 0 { None } else { Some(Duration::from_millis(ms)) })
 }
 

@@ -1,9 +1,18 @@
 //! The command line: thin glue over the library. `main` maps errors to exit codes; the
 //! libraries never print.
 
+pub mod ask;
 pub mod check;
 
-use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+
+use crate::answer::Arbiter;
+use crate::rulebook::Rulebook;
+use crate::search::{SearchIndex, Vocabulary};
 
 /// Rules Arbiter: chess-rules answers with the FIDE articles behind them, and checkable
 /// verdicts on positions.
@@ -14,15 +23,115 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// Where the rulebook and its index come from.
+#[derive(Debug, Clone, Args)]
+pub struct SourceArgs {
+    /// Read the rulebook from this directory instead of the copy built into the binary
+    /// (its vocabulary.toml too, when present).
+    #[arg(long, value_name = "DIR")]
+    pub rulebook: Option<PathBuf>,
+    /// Open the search index built by `arbiter index` in this directory when it matches the
+    /// rulebook; otherwise an index is built in memory at start-up.
+    #[arg(long, value_name = "DIR", default_value = "index")]
+    pub index: PathBuf,
+}
+
+impl SourceArgs {
+    pub fn load_rulebook(&self) -> anyhow::Result<(Rulebook, Vocabulary)> {
+        match &self.rulebook {
+            Some(dir) => {
+                let book = Rulebook::from_dir(dir).with_context(|| format!("loading the rulebook from {}", dir.display()))?;
+                let vocab_path = dir.join("vocabulary.toml");
+                let vocab = if vocab_path.exists() {
+                    Vocabulary::parse(&std::fs::read_to_string(&vocab_path)?).map_err(anyhow::Error::msg)?
+                } else {
+                    Vocabulary::embedded()
+                };
+                Ok((book, vocab))
+            }
+            None => Ok((Rulebook::embedded()?, Vocabulary::embedded())),
+        }
+    }
+
+    pub fn arbiter(&self) -> anyhow::Result<Arbiter> {
+        let (book, vocab) = self.load_rulebook()?;
+        let (index, why) = SearchIndex::open_or_build(&book, vocab, Some(&self.index))?;
+        if let Some(why) = why {
+            tracing::debug!("search index built in memory: {why}");
+        }
+        Ok(Arbiter::new(book, index))
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Report on a position or game: legal moves, castling, e.p., mate, repetition, 50/75,
     /// dead position and the flag, each verdict with its article.
     Check(check::CheckArgs),
+    /// Ask a rules question, optionally about a position or game.
+    Ask(ask::AskArgs),
+    /// Re-check claims about a position (JSON: {"fen", "moves", "claims": [...]}, from a file or stdin).
+    Verify(ask::VerifyArgs),
+    /// Search the rulebook.
+    Search(ask::SearchArgs),
+    /// The table of contents: every numbered article with its page and anchor.
+    Articles {
+        #[command(flatten)]
+        source: SourceArgs,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Build the search index on disk (written elsewhere, then swapped in atomically).
+    Index {
+        #[command(flatten)]
+        source: SourceArgs,
+        /// Output directory (default: index).
+        #[arg(long, value_name = "DIR", default_value = "index")]
+        out: PathBuf,
+    },
+    /// Run the HTTP service: chat page, JSON API, rulebook pages.
+    Serve {
+        #[command(flatten)]
+        source: SourceArgs,
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+    },
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Check(args) => check::run(args),
+        Command::Ask(args) => ask::run(args),
+        Command::Verify(args) => ask::run_verify(args),
+        Command::Search(args) => ask::run_search(args),
+        Command::Articles { source, json } => {
+            let (book, _) = source.load_rulebook()?;
+            let toc = book.articles();
+            if json {
+                println!("{}", serde_json::to_string_pretty(&toc)?);
+            } else {
+                for a in toc {
+                    println!("{:<10} {:<50} {}", a.number, a.title, a.url);
+                }
+            }
+            Ok(0)
+        }
+        Command::Index { source, out } => {
+            let (book, _) = source.load_rulebook()?;
+            let started = std::time::Instant::now();
+            let path = SearchIndex::build_on_disk(&book, &out)?;
+            println!("indexed {} passages from {} pages into {} in {:.0?} (rulebook {})", book.passages.len(), book.pages.len(), path.display(), started.elapsed(), &book.hash[..16]);
+            Ok(0)
+        }
+        Command::Serve { source, addr } => {
+            let started = std::time::Instant::now();
+            let arbiter = Arc::new(source.arbiter()?);
+            tracing::info!(passages = arbiter.book.passages.len(), index = %arbiter.index.origin, elapsed = ?started.elapsed(), "rulebook and index ready");
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+            runtime.block_on(crate::server::serve(arbiter, addr))?;
+            Ok(0)
+        }
     }
 }

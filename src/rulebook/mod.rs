@@ -14,6 +14,7 @@ mod render;
 
 pub use articles::{anchor_for_article, article_of_heading, find_article_refs, is_article_number};
 pub use load::{LoadError, Rulebook};
+pub use render::sanitize as sanitize_html;
 
 use serde::Serialize;
 

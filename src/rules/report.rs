@@ -272,7 +272,7 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
                 reason: format!(
                     "if {}'s flag falls, {} wins: {} could still checkmate by a series of legal moves{} (6.9)",
                     color_name(flagged), color_name(opp), color_name(opp),
-                    if line.is_empty() { String::new() } else { format!(", for example {}", helpmate_san(pos, line).join(" ")) }
+                    if line.is_empty() { String::new() } else { format!(", for example {}", short_line(&helpmate_san(pos, line))) }
                 ),
                 articles: vec!["6.9"],
             },
@@ -579,3 +579,12 @@ fn outcome(pos: &Chess, checkmate: bool, stalemate: bool, rep: &Repetition, fift
     None
 }
 
+
+/// A helpmate line short enough for a sentence; the full line stays in `dead_position_info`.
+fn short_line(line: &[String]) -> String {
+    if line.len() <= 12 {
+        line.join(" ")
+    } else {
+        format!("{} … {} ({} half-moves)", line[..6].join(" "), line[line.len() - 3..].join(" "), line.len())
+    }
+}

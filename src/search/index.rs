@@ -294,8 +294,14 @@ impl SearchIndex {
         &self.vocabulary
     }
 
-    /// Ranked passages for a free-text query.
+    /// Ranked passages for a free-text query, one per article.
     pub fn search(&self, book: &Rulebook, query: &str, limit: usize) -> Vec<Hit> {
+        self.search_with(book, query, limit, true)
+    }
+
+    /// Ranked passages; with `dedupe_articles` false, a FAQ entry and the law passage of the
+    /// same article may both appear.
+    pub fn search_with(&self, book: &Rulebook, query: &str, limit: usize, dedupe_articles: bool) -> Vec<Hit> {
         let limit = limit.clamp(1, 50);
         let query = &query.chars().take(1000).collect::<String>();
         let mut hits: Vec<Hit> = Vec::new();
@@ -340,24 +346,62 @@ impl SearchIndex {
         }
         let query_obj = BooleanQuery::new(clauses);
         let searcher = self.reader.searcher();
-        let Ok(top) = searcher.search(&query_obj, &TopDocs::with_limit(limit * 2).order_by_score()) else {
+        let Ok(top) = searcher.search(&query_obj, &TopDocs::with_limit(40).order_by_score()) else {
             return hits;
         };
-        let snippets = SnippetGenerator::create(&searcher, &query_obj, self.fields.body).ok();
+        // Decide which article a guide or FAQ passage stands for: among the articles it cites,
+        // the one whose own heading scored best for this query (else its first citation).
+        let mut ranked: Vec<(f32, usize)> = Vec::new();
         for (score, addr) in top {
             let Ok(doc) = searcher.doc::<TantivyDocument>(addr) else { continue };
             let Some(idx) = doc.get_first(self.fields.idx).and_then(|v| v.as_u64()).map(|v| v as usize) else { continue };
-            if idx >= book.passages.len() || !seen.insert(idx) {
+            if idx < book.passages.len() {
+                let weight = match book.passages[idx].kind {
+                    crate::rulebook::PageKind::Law => 1.0,
+                    crate::rulebook::PageKind::Faq => 0.95,
+                    crate::rulebook::PageKind::Guide => 0.8,
+                };
+                ranked.push((score * weight, idx));
+            }
+        }
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let law_scores: std::collections::HashMap<&str, f32> = ranked
+            .iter()
+            .filter_map(|(s, i)| book.passages[*i].article.as_deref().map(|a| (a, *s)))
+            .rev()
+            .collect();
+        let snippets = SnippetGenerator::create(&searcher, &query_obj, self.fields.body).ok();
+        for (score, idx) in ranked {
+            if !seen.insert(idx) {
                 continue;
             }
             let snippet = snippets
                 .as_ref()
                 .map(|g| g.snippet(&normalise_notation(&book.passages[idx].text)).to_html())
                 .unwrap_or_default();
-            hits.push(self.hit(book, idx, score, &snippet, "search"));
-            if hits.len() >= limit {
+            let mut hit = self.hit(book, idx, score, &snippet, "search");
+            let p = &book.passages[idx];
+            if p.article.is_none() {
+                let best = p
+                    .cites
+                    .iter()
+                    .filter_map(|c| law_scores.get(c.as_str()).map(|s| (c, *s)))
+                    .max_by(|a, b| a.1.total_cmp(&b.1));
+                if let Some((c, _)) = best {
+                    hit.article = Some(c.clone());
+                }
+            }
+            hits.push(hit);
+            if hits.len() >= limit * 4 {
                 break;
             }
+        }
+        if dedupe_articles {
+            let mut arts = HashSet::new();
+            hits.retain(|h| match &h.article {
+                Some(a) => arts.insert(a.clone()),
+                None => true,
+            });
         }
         hits.truncate(limit);
         hits
@@ -395,5 +439,17 @@ impl SearchIndex {
     #[doc(hidden)]
     pub fn tantivy_index(&self) -> &Index {
         &self.index
+    }
+}
+
+impl SearchIndex {
+    /// How many words of `text` the rulebook or the vocabulary knows (stop words aside): a
+    /// question with none is not a rules question.
+    pub fn meaningful_words(&self, text: &str) -> usize {
+        let rewritten = self.vocabulary.rewrite(text);
+        rewritten
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.len() >= 2 && !STOP_WORDS.contains(w) && self.known_words.contains(*w))
+            .count()
     }
 }

@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""Benchmark: reports per second of `arbiter check --batch` on real game positions.
+
+Positions: the FENs of ../shared/data/cha/chasolver/lichess.txt (relative to the repository
+root; each line is a two-character winnability label, a space and a FEN), the first --lines
+of them. Measured, each best of --repeat runs:
+
+  arbiter, rules part    --solver-budget-ms 1: everything but the solver's search (the solver's
+                         fast unwinnability test still runs, and each side waits at most 1 ms)
+  arbiter, full report   --solver-budget-ms 40 (the CLI default): rules plus dead position/flag
+  python-chess           the same rules fields on the same positions: legal moves (UCI), check,
+                         mate, stalemate, castling rights and castling legality, legal e.p.
+                         captures, repetition count and the moves that would make a threefold,
+                         fifty-move claim now / by a move, seventy-five, written out as JSON
+  python-chess + SAN     the same, plus the SAN of every legal move (the arbiter's report
+                         carries SAN for every legal move too)
+
+The worst single report is found by timestamping each report as it arrives from the batch,
+then re-timing the slowest candidates one by one in a fresh process (minus the cost of a
+process that reports a trivial position). Not part of the test suite; run it by hand:
+
+    cargo build --release && python3 benches/check_batch.py [--lines 5000] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DATA = ROOT.parent / "shared" / "data" / "cha" / "chasolver" / "lichess.txt"
+TRIVIAL = json.dumps({"fen": "4k3/8/8/8/8/8/8/4K3 w - - 0 1"})
+
+
+def load_fens(path: Path, limit: int) -> list[str]:
+    if not path.exists():
+        sys.exit(
+            f"error: the position file {path} is missing.\n"
+            "It comes from the shared data directory, which CI copies beside the repository as "
+            "../shared (relative to the repository root); pass --data PATH to use another copy."
+        )
+    fens = []
+    with path.open() as fh:
+        for line in fh:
+            if line.startswith("#") or len(line) < 4:
+                continue
+            fens.append(line[3:].strip())
+            if len(fens) >= limit:
+                break
+    return fens
+
+
+# --- the arbiter ----------------------------------------------------------------------------
+
+def run_batch(arbiter: str, budget_ms: int, payload: bytes) -> tuple[float, float, list[float], list[str]]:
+    """Runs one batch; returns (wall seconds, child CPU seconds, arrival time of each report,
+    the report lines)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([arbiter, "check", "--batch", "--solver-budget-ms", str(budget_ms)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+    def feed():
+        assert proc.stdin is not None
+        proc.stdin.write(payload)
+        proc.stdin.close()
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    arrivals, lines = [], []
+    assert proc.stdout is not None
+    for raw in proc.stdout:
+        arrivals.append(time.perf_counter() - t0)
+        lines.append(raw.decode())
+    proc.wait()
+    writer.join()
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if proc.returncode != 0:
+        sys.exit(f"error: arbiter exited with status {proc.returncode}")
+    return wall, cpu, arrivals, lines
+
+
+def single_report_seconds(arbiter: str, budget_ms: int, line: str, runs: int) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run([arbiter, "check", "--batch", "--solver-budget-ms", str(budget_ms)],
+                       input=(line + "\n").encode(), stdout=subprocess.DEVNULL, check=True)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def worst_report(arbiter: str, budget_ms: int, requests: list[str], arrivals: list[float],
+                 candidates: int, runs: int) -> tuple[float, str]:
+    """Reports leave the process in buffered chunks: a slow report delays the line whose tail
+    waits in the buffer with it, so the lines around each long gap are candidates, timed alone."""
+    gaps = [t - (arrivals[i - 1] if i else 0.0) for i, t in enumerate(arrivals)]
+    top = []
+    for i in sorted(range(len(gaps)), key=lambda i: -gaps[i]):
+        for j in range(max(0, i - 1), min(len(gaps), i + 3)):
+            if j not in top:
+                top.append(j)
+        if len(top) >= candidates:
+            break
+    baseline = single_report_seconds(arbiter, budget_ms, TRIVIAL, runs * 2)
+    worst, which = 0.0, ""
+    for i in top:
+        t = single_report_seconds(arbiter, budget_ms, requests[i], runs) - baseline
+        if t > worst:
+            worst, which = t, json.loads(requests[i])["fen"]
+    return worst, which
+
+
+# --- python-chess ---------------------------------------------------------------------------
+
+def pychess_report(chess, fen: str, with_san: bool) -> dict:
+    board = chess.Board(fen)
+    legal = list(board.legal_moves)
+    turn = board.turn
+    in_check = board.is_check()
+    key = board._transposition_key()
+    counts = {key: 1}  # no history before the FEN
+    threefold_by = []
+    for m in legal:
+        board.push(m)
+        if counts.get(board._transposition_key(), 0) >= 2:
+            threefold_by.append(m.uci())
+        board.pop()
+    claim_by = []
+    if board.halfmove_clock >= 99:
+        for m in legal:
+            if not board.is_zeroing(m):
+                board.push(m)
+                if board.is_fifty_moves():
+                    claim_by.append(m.uci())
+                board.pop()
+    castling = {}
+    for color, name in ((chess.WHITE, "white"), (chess.BLACK, "black")):
+        wings = {}
+        for wing, has in (("kingside", board.has_kingside_castling_rights),
+                          ("queenside", board.has_queenside_castling_rights)):
+            legal_now = color == turn and any(
+                board.is_castling(m) and board.is_kingside_castling(m) == (wing == "kingside") for m in legal)
+            wings[wing] = {"right": has(color), "legal": legal_now}
+        castling[name] = wings
+    report = {
+        "fen": board.fen(),
+        "turn": "white" if turn else "black",
+        "in_check": in_check,
+        "checkmate": in_check and not legal,
+        "stalemate": not in_check and not legal,
+        "legal_moves": [m.uci() for m in legal],
+        "castling": castling,
+        "en_passant": [m.uci() for m in board.generate_legal_ep()],
+        "repetition": {"count": counts[key], "threefold_now": False, "threefold_by_move": threefold_by,
+                       "fivefold": False},
+        "fifty_moves": {"halfmove_clock": board.halfmove_clock, "claim_now": board.is_fifty_moves(),
+                        "claim_by_move": claim_by, "seventy_five": board.is_seventyfive_moves()},
+    }
+    if with_san:
+        report["legal_moves_san"] = [board.san(m) for m in legal]
+    return report
+
+
+def run_pychess(chess, fens: list[str], with_san: bool) -> tuple[float, float, float, str]:
+    """Returns (wall seconds, CPU seconds, worst single position seconds, its FEN)."""
+    worst, which = 0.0, ""
+    sink = []
+    c0 = time.process_time()
+    t0 = time.perf_counter()
+    for fen in fens:
+        s = time.perf_counter()
+        sink.append(json.dumps(pychess_report(chess, fen, with_san)))
+        d = time.perf_counter() - s
+        if d > worst:
+            worst, which = d, fen
+    return time.perf_counter() - t0, time.process_time() - c0, worst, which
+
+
+# --- main -----------------------------------------------------------------------------------
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description="Reports per second of arbiter check --batch vs python-chess.")
+    ap.add_argument("--arbiter", default=str(ROOT / "target" / "release" / "arbiter"))
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--lines", type=int, default=5000)
+    ap.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best counts")
+    ap.add_argument("--full-budget-ms", type=int, default=40, help="solver budget of the full run (CLI default 40)")
+    ap.add_argument("--candidates", type=int, default=12, help="slowest reports re-timed one by one")
+    args = ap.parse_args()
+
+    try:
+        import chess
+    except ImportError:
+        sys.exit("error: python-chess is missing: python3 -m pip install python-chess==1.11.2")
+    if not Path(args.arbiter).exists():
+        sys.exit(f"error: {args.arbiter} not found: run cargo build --release first")
+
+    fens = load_fens(args.data, args.lines)
+    requests = [json.dumps({"fen": f}) for f in fens]
+    payload = ("\n".join(requests) + "\n").encode()
+    n = len(fens)
+
+    rows = []
+    runs = {}
+    for label, budget in (("rules part (budget 1 ms)", 1), (f"full report (budget {args.full_budget_ms} ms)", args.full_budget_ms)):
+        best = None
+        for _ in range(args.repeat):
+            wall, cpu, arrivals, lines = run_batch(args.arbiter, budget, payload)
+            if len(lines) != n:
+                sys.exit(f"error: {n} positions in, {len(lines)} reports out")
+            if best is None or wall < best[0]:
+                best = (wall, cpu, arrivals, lines)
+        wall, cpu, arrivals, lines = best
+        undecided = sum(1 for l in lines if json.loads(l).get("dead_position") is None)
+        worst, worst_fen = worst_report(args.arbiter, budget, requests, arrivals, args.candidates, 3)
+        runs[budget] = wall
+        rows.append((f"arbiter {label}", wall, cpu, worst, worst_fen, f"{undecided} undecided"))
+
+    for label, with_san in (("python-chess, same rules fields", False), ("python-chess + SAN of every move", True)):
+        best = None
+        for _ in range(args.repeat):
+            r = run_pychess(chess, fens, with_san)
+            if best is None or r[0] < best[0]:
+                best = r
+        wall, cpu, worst, worst_fen = best
+        rows.append((label, wall, cpu, worst, worst_fen, ""))
+
+    py_rules = rows[2][1]
+    print(f"{n} positions from {args.data} (best of {args.repeat} runs, {os.cpu_count()} cores)")
+    print(f"{'':<36} {'reports/s':>10} {'µs/report':>10} {'CPU s':>7} {'worst ms':>9} {'vs python-chess':>16}")
+    for label, wall, cpu, worst, _fen, note in rows:
+        ratio = py_rules / wall
+        print(f"{label:<36} {n / wall:>10.0f} {wall / n * 1e6:>10.1f} {cpu:>7.2f} {worst * 1e3:>9.2f} "
+              f"{ratio:>15.2f}x  {note}")
+    rules_wall, full_wall = runs[1], runs[args.full_budget_ms]
+    print(f"solver part: {max(0.0, full_wall - rules_wall) / n * 1e6:.1f} µs/report "
+          f"({max(0.0, full_wall - rules_wall):.2f} s of {full_wall:.2f} s)")
+    print("worst single reports:")
+    for label, _wall, _cpu, worst, fen, _note in rows:
+        print(f"  {label:<36} {worst * 1e3:7.2f} ms  {fen}")
+    print("(ratio = python-chess rules-only wall time / this row's wall time: above 1 means faster than python-chess)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

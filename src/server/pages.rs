@@ -1,0 +1,98 @@
+//! HTML pages: the chat page and the rendered rulebook. Plain HTML, CSS and a little
+//! JavaScript, embedded in the binary; no request leaves the service.
+
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use super::{AppState, html};
+
+const INDEX_HTML: &str = include_str!("assets/index.html");
+const APP_JS: &str = include_str!("assets/app.js");
+const STYLE_CSS: &str = include_str!("assets/style.css");
+
+pub async fn chat_page() -> Response {
+    html(INDEX_HTML.to_string())
+}
+
+pub async fn app_js() -> Response {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], APP_JS).into_response()
+}
+
+pub async fn style_css() -> Response {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE_CSS).into_response()
+}
+
+fn esc(s: &str) -> String {
+    html_escape::encode_text(s).into_owned()
+}
+
+fn layout(title: &str, nav: &str, main: &str) -> String {
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<title>{} — Rules Arbiter</title><link rel=\"stylesheet\" href=\"/static/style.css\"></head>\
+<body class=\"rulebook\"><header class=\"top\"><a href=\"/\" class=\"brand\">Rules Arbiter</a> <a href=\"/rulebook\">Rulebook</a>\
+<form action=\"/rulebook\" method=\"get\" class=\"search\" role=\"search\"><label for=\"q\" class=\"sr-only\">Search the rulebook</label>\
+<input id=\"q\" name=\"q\" type=\"search\" placeholder=\"Search the rulebook\"></form></header>\
+<div class=\"book\"><nav class=\"toc\" aria-label=\"Contents\">{}</nav><main id=\"content\">{}</main></div></body></html>",
+        esc(title),
+        nav,
+        main
+    )
+}
+
+fn nav(state: &AppState) -> String {
+    let mut s = String::new();
+    for (kind, label) in [(crate::rulebook::PageKind::Law, "Laws"), (crate::rulebook::PageKind::Guide, "Guides"), (crate::rulebook::PageKind::Faq, "FAQ")] {
+        s.push_str(&format!("<h2>{label}</h2><ul>"));
+        for p in state.arbiter.book.pages.iter().filter(|p| p.kind == kind) {
+            s.push_str(&format!("<li><a href=\"/rulebook/{}\">{}</a></li>", esc(&p.id), esc(&p.title)));
+        }
+        s.push_str("</ul>");
+    }
+    s
+}
+
+#[derive(serde::Deserialize)]
+pub struct BookQuery {
+    q: Option<String>,
+}
+
+pub async fn rulebook_index(State(state): State<AppState>, axum::extract::Query(query): axum::extract::Query<BookQuery>) -> Response {
+    let mut main = String::from("<h1>The rulebook</h1><p>The FIDE Laws of Chess (2023) in our own words, with guides to the disputes arbiters settle most and short answers to common questions. Article numbers link to their headings.</p>");
+    if let Some(q) = query.q.filter(|q| !q.trim().is_empty()) {
+        let q: String = q.chars().take(500).collect();
+        let hits = state.arbiter.search(&q, 10);
+        main = format!("<h1>Search: {}</h1><ol class=\"results\">", esc(&q));
+        for h in hits {
+            main.push_str(&format!(
+                "<li><a href=\"{}\">{}{}</a> <span class=\"page\">{}</span><p>{}</p></li>",
+                esc(&h.url),
+                h.article.as_deref().map(|a| format!("{} ", esc(a))).unwrap_or_default(),
+                esc(&h.title),
+                esc(&h.page_title),
+                crate::rulebook::sanitize_html(&h.snippet)
+            ));
+        }
+        main.push_str("</ol>");
+    } else {
+        main.push_str("<h2>Articles</h2><ul class=\"articles\">");
+        for a in state.arbiter.book.articles().iter().filter(|a| a.number.matches('.').count() == 1) {
+            main.push_str(&format!("<li><a href=\"{}\">{} {}</a></li>", esc(&a.url), esc(&a.number), esc(&a.title)));
+        }
+        main.push_str("</ul>");
+    }
+    html(layout("Rulebook", &nav(&state), &main))
+}
+
+pub async fn rulebook_page(State(state): State<AppState>, Path(page): Path<String>) -> Response {
+    let id = page.trim_end_matches(".md");
+    match state.arbiter.book.page(id) {
+        Some(p) => html(layout(&p.title, &nav(&state), &p.html)),
+        None => (
+            StatusCode::NOT_FOUND,
+            html(layout("Not found", &nav(&state), &format!("<h1>No such page</h1><p>There is no rulebook page called <code>{}</code>.</p>", esc(id)))),
+        )
+            .into_response(),
+    }
+}
