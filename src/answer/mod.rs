@@ -121,11 +121,42 @@ pub struct Arbiter {
     pub book: Rulebook,
     pub index: SearchIndex,
     pub budget: SolverBudget,
+    /// Words that mark a question as being about chess rules: heading titles, page aliases
+    /// and keywords, and the search vocabulary. A question with none of them gets "I don't know".
+    domain_words: std::collections::HashSet<String>,
+}
+
+const NOT_DOMAIN: &[&str] = &["the", "a", "an", "of", "to", "in", "on", "is", "are", "and", "or", "for", "with", "what", "how", "can", "do", "does", "i", "my", "you", "it", "be", "by", "at", "as", "if", "no", "not", "when", "who", "which", "this", "that", "from", "game", "games", "rules", "rule", "player", "players", "time", "way", "make", "made", "have", "has", "get", "new", "same", "other", "one", "two", "first", "last", "all", "any", "some", "only", "after", "before", "capital", "letter", "letters", "name", "where", "why", "there", "good", "bad", "long", "short", "back", "up", "out", "off", "over", "take", "put", "play", "played", "playing", "still"];
+
+fn words_of(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|w| w.len() >= 2).map(|w| w.to_lowercase())
 }
 
 impl Arbiter {
     pub fn new(book: Rulebook, index: SearchIndex) -> Arbiter {
-        Arbiter { book, index, budget: SolverBudget::default() }
+        let mut domain_words = std::collections::HashSet::new();
+        for p in &book.passages {
+            domain_words.extend(words_of(&p.title));
+        }
+        for page in &book.pages {
+            for a in page.aliases.iter().chain(&page.keywords) {
+                domain_words.extend(words_of(a));
+            }
+        }
+        let vocab = index.vocabulary();
+        for (k, v) in vocab.expand.iter().chain(vocab.correct.iter()) {
+            domain_words.extend(words_of(k));
+            domain_words.extend(words_of(v));
+        }
+        for w in NOT_DOMAIN {
+            domain_words.remove(*w);
+        }
+        Arbiter { book, index, budget: SolverBudget::default(), domain_words }
+    }
+
+    /// How many words of the question are chess-rules words.
+    pub fn domain_word_count(&self, question: &str) -> usize {
+        words_of(question).filter(|w| self.domain_words.contains(w)).count()
     }
 
     /// The embedded rulebook with an in-memory index.
@@ -236,7 +267,7 @@ impl Arbiter {
     }
 
     fn rulebook_answer(&self, question: &str, intent: &Intent, hits: &[Hit]) -> Answer {
-        let meaningful = self.index.meaningful_words(question);
+        let meaningful = self.domain_word_count(question);
         let confident = hits.first().is_some_and(|h| h.matched_by == "article" || (h.score >= 4.0 && meaningful >= 1));
         if !confident {
             let closest: Vec<String> = hits.iter().take(3).map(|h| format!("{} ({})", h.title, h.url)).collect();
@@ -251,18 +282,19 @@ impl Arbiter {
         let passage = &self.book.passages[best.passage];
         let body = first_sentences(&passage.text, if passage.kind == PageKind::Faq { 4 } else { 3 });
         let mut answer = match (passage.kind, &best.article) {
-            (PageKind::Faq, _) => body,
-            (_, Some(a)) => format!("{body} ({} — {})", a, passage.title),
-            (_, None) => body,
+            (PageKind::Law, Some(a)) => format!("{body} ({} — {})", a, passage.title),
+            _ => body,
         };
         if intent.needs_position || intent.mv.is_some() {
             answer.push_str(
                 " Whether it applies in your game depends on the position: give it as FEN or PGN (or the moves played) and I will check it with the rules checker.",
             );
         }
-        let deciding: Vec<&str> = match (&best.article, passage.kind) {
-            (Some(a), _) => vec![a.as_str()],
-            (None, _) => passage.cites.iter().map(String::as_str).take(1).collect(),
+        // A FAQ answer cites its deciding article first (rulebook/README.md); a law passage is
+        // its own article; a guide passage stands for the article search matched it to.
+        let deciding: Vec<&str> = match passage.kind {
+            PageKind::Faq => passage.cites.iter().map(String::as_str).filter(|a| self.book.article(a).is_some()).take(1).collect(),
+            _ => best.article.iter().map(String::as_str).collect(),
         };
         let citations = self.citations(&deciding, hits);
         Answer { answer, citations, claims: vec![], position: None, topic: intent.topic.name().into(), basis: "rulebook".into(), marks: vec![] }

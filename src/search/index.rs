@@ -442,14 +442,3 @@ impl SearchIndex {
     }
 }
 
-impl SearchIndex {
-    /// How many words of `text` the rulebook or the vocabulary knows (stop words aside): a
-    /// question with none is not a rules question.
-    pub fn meaningful_words(&self, text: &str) -> usize {
-        let rewritten = self.vocabulary.rewrite(text);
-        rewritten
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| w.len() >= 2 && !STOP_WORDS.contains(w) && self.known_words.contains(*w))
-            .count()
-    }
-}

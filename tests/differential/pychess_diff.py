@@ -30,6 +30,7 @@ The generators (each seeded from --seed):
   mate-clock  mate-in-one and stalemate-in-one positions at clocks 99 and 149
   promotion   pawns on the seventh rank with pieces to capture on the eighth
   chess960    Chess960 start positions (Shredder-FEN castling) and random games from them
+  notation    SAN that must name the departure file, rank or square (Nbd7, R1a3, B7c5, Qh4e1)
 
 Usage: tests/differential/pychess_diff.py [--arbiter PATH] [--seed N] [--scale X]
 Exit status: 0 when every line matches, 1 on any mismatch, 2 when the run itself failed.
@@ -602,6 +603,50 @@ def gen_promotion(rng: random.Random, cases: list, n_games: int) -> None:
         made += 1
 
 
+def gen_disambiguation(rng: random.Random, cases: list, n_positions: int) -> None:
+    """Several pieces of one kind that reach the same squares, so that SAN names the departure
+    file, rank or square (C.10): "Nbd7", "R1a3", "B7c5", "Qh4e1"; each such move is played as a
+    one-move history and asked about with "move"."""
+    made = 0
+    while made < n_positions:
+        board = chess.Board(None)
+        if made % 3 == 0:
+            # Three queens in an L (two share a file, two a rank): the full square is needed.
+            x, y, x2, y2 = rng.randrange(8), rng.randrange(8), rng.randrange(8), rng.randrange(8)
+            if x == x2 or y == y2:
+                continue
+            for sq in (chess.square(x, y), chess.square(x, y2), chess.square(x2, y)):
+                board.set_piece_at(sq, chess.Piece(chess.QUEEN, chess.WHITE))
+            random_placement(rng, board, "Kk")
+        else:
+            random_placement(rng, board, "Kk")
+            mine = rng.choice(["QQQ", "NNN", "RRR", "BBB", "QQ", "NN", "RR", "BB", "QQQR", "NNNB"])
+            random_placement(rng, board, mine)
+        random_placement(rng, board, "".join(rng.choice("rnbp") for _ in range(rng.randint(0, 3))))
+        board.turn = chess.WHITE
+        if rng.random() < 0.5:
+            board = board.mirror()
+        fen = valid_fen(board)
+        if fen is None:
+            continue
+        ambiguous = [m for m in board.legal_moves if len(board.san(m).rstrip("+#").replace("x", "")) > 3
+                     and board.piece_type_at(m.from_square) != chess.PAWN]
+        if not ambiguous:
+            continue
+        for m in rng.sample(ambiguous, min(4, len(ambiguous))):
+            g = GameBuilder("notation", rng, fen=fen)
+            g.style = "san"
+            probe = rng.choice(ambiguous)
+            g.push(m)
+            g.emit(cases, with_move_check=0.0)
+            # And the same kind of move asked about in the start position.
+            start = GameBuilder("notation", rng, fen=fen)
+            start.emit(cases, with_move_check=0.0)
+            cases[-1].request["move"] = chess.Board(fen).san(probe)
+            cases[-1].move_check = {"legal": True, "uci": probe.uci()}
+        made += 1
+
+
 def gen_chess960(rng: random.Random, cases: list, n_games: int) -> None:
     for i in range(n_games):
         board = chess.Board.from_chess960_pos(rng.randrange(960))
@@ -767,6 +812,7 @@ def build_cases(seed: int, scale: float) -> list[Case]:
         ("mate-clock", gen_mate_clock, n(60)),
         ("promotion", gen_promotion, n(200)),
         ("chess960", gen_chess960, n(80)),
+        ("notation", gen_disambiguation, n(150)),
     ]
     all_cases: list[Case] = []
     for offset, (name, gen, count) in enumerate(generators):

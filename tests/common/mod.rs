@@ -1,0 +1,96 @@
+//! A real server on a loopback port for the end-to-end tests, and a minimal HTTP client
+//! (std only: one request per connection).
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub struct Server {
+    child: Child,
+    pub addr: String,
+}
+
+impl Server {
+    pub fn start(extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(extra)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start arbiter serve");
+        let stderr = child.stderr.take().expect("stderr");
+        let mut lines = BufReader::new(stderr).lines();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut addr = None;
+        while Instant::now() < deadline {
+            match lines.next() {
+                Some(Ok(line)) => {
+                    if let Some(rest) = line.split("listening on http://").nth(1) {
+                        addr = Some(rest.split_whitespace().next().unwrap_or(rest).to_string());
+                        break;
+                    }
+                }
+                _ => break,
+            }
+        }
+        // Keep draining stderr so the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        let addr = addr.expect("the server printed where it listens");
+        Server { child, addr }
+    }
+
+    pub fn request(&self, method: &str, path: &str, body: Option<&[u8]>, content_type: &str) -> (u16, String, String) {
+        let mut stream = TcpStream::connect(&self.addr).expect("connect");
+        stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let body = body.unwrap_or(b"");
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
+            self.addr,
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        let _ = stream.write_all(body);
+        let mut raw = Vec::new();
+        let _ = stream.read_to_end(&mut raw);
+        let text = String::from_utf8_lossy(&raw).to_string();
+        let (headers, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        let status: u16 = headers.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let body = if headers.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(body) } else { body.to_string() };
+        (status, headers.to_string(), body)
+    }
+
+    pub fn get(&self, path: &str) -> (u16, String) {
+        let (s, _, b) = self.request("GET", path, None, "text/plain");
+        (s, b)
+    }
+
+    pub fn post_json(&self, path: &str, body: &serde_json::Value) -> (u16, serde_json::Value) {
+        let (s, _, b) = self.request("POST", path, Some(body.to_string().as_bytes()), "application/json");
+        (s, serde_json::from_str(&b).unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {b}")))
+    }
+}
+
+fn dechunk(body: &str) -> String {
+    let mut out = String::new();
+    let mut rest = body;
+    while let Some((size, tail)) = rest.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || tail.len() < n {
+            break;
+        }
+        out.push_str(&tail[..n]);
+        rest = tail[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
