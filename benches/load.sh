@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# HTTP load benchmark of the real server on loopback with wrk (Debian package), bounded in time.
+# Usage: benches/load.sh [seconds-per-run]   (default 5). Prints a Markdown table.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DUR="${1:-5}"
+command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
+cargo build --release --quiet
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+START=$(date +%s%N)
+target/release/arbiter serve --addr 127.0.0.1:$PORT 2>/tmp/arbiter-load.log &
+PID=$!
+trap 'kill $PID 2>/dev/null || true' EXIT
+until curl -sf http://127.0.0.1:$PORT/healthz >/dev/null; do sleep 0.01; done
+READY_MS=$(( ($(date +%s%N) - START) / 1000000 ))
+TMP=$(mktemp -d)
+post() { # name body
+  cat > "$TMP/$1.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = [[$2]]
+LUA
+}
+post ask '{"question": "Can I castle out of check?"}'
+post askpos '{"question": "Can I castle short?", "fen": "r3k2r/8/8/8/2b5/8/8/R3K2R w KQkq - 0 1"}'
+post check '{"fen": "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"}'
+echo "start-up to first /healthz: ${READY_MS} ms"
+echo
+echo "| route | connections | requests/s | p50 | p99 |"
+echo "|---|---|---|---|---|"
+run() { # label url script conns
+  local out
+  if [ -n "$3" ]; then out=$(wrk -t2 -c"$4" -d"${DUR}s" --latency -s "$TMP/$3.lua" "$1" 2>&1); else out=$(wrk -t2 -c"$4" -d"${DUR}s" --latency "$1" 2>&1); fi
+  local rps p50 p99
+  rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+  p50=$(echo "$out" | awk '$1=="50%" {print $2}')
+  p99=$(echo "$out" | awk '$1=="99%" {print $2}')
+  echo "| $2 | $4 | $rps | $p50 | $p99 |"
+}
+for c in 1 8 64; do
+  B=http://127.0.0.1:$PORT
+  run "$B/static/style.css" "static file (ceiling)" "" $c
+  run "$B/api/ask" "POST /api/ask (no position)" ask $c
+  run "$B/api/ask" "POST /api/ask (with position)" askpos $c
+  run "$B/api/check" "POST /api/check" check $c
+  run "$B/api/search?q=castle+thru+check" "GET /api/search" "" $c
+done
+echo
+echo "peak RSS: $(awk '/VmHWM/ {print $2, $3}' /proc/$PID/status)"

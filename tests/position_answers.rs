@@ -1,0 +1,79 @@
+//! Every position question of the golden suite (tests/answers/*.toml), asked through the real
+//! server: the claims in the answer are all confirmed by POST /api/verify, and the leading
+//! sentence agrees with the deciding claim ("Yes…" when it holds, "No…/Not…" when it does not).
+
+mod common;
+
+use common::Server;
+use serde::Deserialize;
+use serde_json::json;
+
+#[derive(Deserialize)]
+struct File {
+    #[serde(default)]
+    case: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+struct Case {
+    name: String,
+    question: String,
+    fen: Option<String>,
+    moves: Option<Vec<String>>,
+    pgn: Option<String>,
+}
+
+#[test]
+fn position_answers_are_confirmed_by_verify() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/answers");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        panic!("tests/answers is missing");
+    };
+    let mut cases = Vec::new();
+    for e in entries.flatten() {
+        if e.path().extension().is_some_and(|x| x == "toml") {
+            let text = std::fs::read_to_string(e.path()).unwrap();
+            let file: File = match toml::from_str(&text) {
+                Ok(f) => f,
+                Err(err) => panic!("{}: {err}", e.path().display()),
+            };
+            cases.extend(file.case.into_iter().filter(|c| c.fen.is_some() || c.moves.is_some() || c.pgn.is_some()));
+        }
+    }
+    assert!(cases.len() >= 60, "need at least 60 position questions, found {}", cases.len());
+    let s = Server::start(&[]);
+    let mut failures = Vec::new();
+    for c in &cases {
+        let body = json!({"question": c.question, "fen": c.fen, "moves": c.moves, "pgn": c.pgn});
+        let (status, a) = s.post_json("/api/ask", &body);
+        if status != 200 {
+            failures.push(format!("{}: ask returned {status}: {a}", c.name));
+            continue;
+        }
+        let claims = a["claims"].as_array().cloned().unwrap_or_default();
+        if claims.is_empty() {
+            continue;
+        }
+        let (status, v) = s.post_json("/api/verify", &json!({"fen": c.fen, "moves": c.moves, "pgn": c.pgn, "claims": claims}));
+        if status != 200 || v["all_hold"] != true {
+            // `null` (undecided by the solver within its budget) is not a contradiction.
+            let contradicted: Vec<_> = v["results"].as_array().into_iter().flatten().filter(|r| r["holds"] == false).collect();
+            if status != 200 || !contradicted.is_empty() {
+                failures.push(format!("{}: verify says {v}", c.name));
+                continue;
+            }
+        }
+        let lead = a["answer"].as_str().unwrap_or("");
+        let first = &claims[0];
+        let kind = first["kind"].as_str().unwrap_or("");
+        if matches!(kind, "legal_move" | "castling_legal" | "en_passant") && a["position"]["outcome"].is_null() {
+            let yes = first["value"] == true;
+            let ok = if yes { lead.starts_with("Yes") } else { lead.starts_with("No") || lead.starts_with("Not") };
+            if !ok {
+                failures.push(format!("{}: lead {:?} does not agree with {first}", c.name, lead.chars().take(80).collect::<String>()));
+            }
+        }
+    }
+    println!("{} position questions asked and verified, {} failures", cases.len(), failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
