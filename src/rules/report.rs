@@ -239,11 +239,14 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
         Winnability::Winnable { helpmate } => helpmate_san(pos, helpmate),
         _ => vec![],
     };
+    // Converted to SAN once per side: the dead-position proof and the flag reasons share it.
+    let white_line = helpmate(&white_w);
+    let black_line = helpmate(&black_w);
     let dead_position_info = DeadPosition {
         white_can_mate: white_w.decided(),
         black_can_mate: black_w.decided(),
-        white_helpmate: helpmate(&white_w),
-        black_helpmate: helpmate(&black_w),
+        white_helpmate: white_line.clone(),
+        black_helpmate: black_line.clone(),
         reason: match dead_position {
             Some(true) => "neither side can checkmate by any series of legal moves: the position is dead and the game is drawn at once (5.2.2)".into(),
             Some(false) => {
@@ -261,18 +264,18 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
 
     let outcome = outcome(pos, checkmate, stalemate, &repetition, &fifty_moves, dead_position);
     let game_over = outcome.is_some();
-    let flag_for = |flagged: Color, opponent: &Winnability| -> Ruling {
+    let flag_for = |flagged: Color, opponent: &Winnability, line_san: &[String]| -> Ruling {
         let opp = flagged.other();
         if game_over {
             return Ruling { result: None, reason: "the game is already over, so a flag falling now changes nothing (6.9, 5.1.1–5.2.2)".into(), articles: vec!["6.9"] };
         }
         match opponent {
-            Winnability::Winnable { helpmate: line } => Ruling {
+            Winnability::Winnable { .. } => Ruling {
                 result: Some(result_for_winner(opp)),
                 reason: format!(
                     "if {}'s flag falls, {} wins: {} could still checkmate by a series of legal moves{} (6.9)",
                     color_name(flagged), color_name(opp), color_name(opp),
-                    if line.is_empty() { String::new() } else { format!(", for example {}", short_line(&helpmate_san(pos, line))) }
+                    if line_san.is_empty() { String::new() } else { format!(", for example {}", short_line(line_san)) }
                 ),
                 articles: vec!["6.9"],
             },
@@ -284,7 +287,7 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
             Winnability::Undetermined { why } => Ruling { result: None, reason: format!("undetermined: {why} (6.9)"), articles: vec!["6.9"] },
         }
     };
-    let flag_info = ByColorJson { white: flag_for(Color::White, &black_w), black: flag_for(Color::Black, &white_w) };
+    let flag_info = ByColorJson { white: flag_for(Color::White, &black_w, &black_line), black: flag_for(Color::Black, &white_w, &white_line) };
     let flag = ByColorJson { white: flag_info.white.result.clone(), black: flag_info.black.result.clone() };
     let resign_for = |resigner: Color, opponent: &Winnability| -> Ruling {
         let opp = resigner.other();
@@ -470,7 +473,9 @@ fn repetition(game: &Game, pos: &Chess, legal: &shakmaty::MoveList) -> Repetitio
     let count = plies.len();
     let mut threefold_by_move = Vec::new();
     let mut threefold_by_move_san = Vec::new();
-    for m in legal {
+    // A move can only bring about a third occurrence if some position already occurred twice.
+    let any_twice = by_hash.values().any(|v| v.len() >= 2);
+    for m in legal.iter().filter(|_| any_twice) {
         let mut after = pos.clone();
         after.play_unchecked(*m);
         if occurrences(&after).len() >= 2 {

@@ -24,9 +24,11 @@ The generators (each seeded from --seed):
               repeated up to six times: threefold, fivefold, repetitions that differ only in
               castling rights (a king or rook goes out and back)
   ep          a double pawn step beside an enemy pawn, with and without a legal e.p. capture
-              (pins along the rank and diagonals), then shuffles back to the same placement
+              (pins along the rank and diagonals), played or given in the FEN's e.p. field,
+              then shuffles back to the same placement
   castling    kings and rooks at home with random attackers, blockers and partial rights
-  fifty       endgames whose FEN half-move clock is 85..150, shuffled through 99/100/149/150
+  fifty       endgames whose FEN half-move clock is 85..300, shuffled through 99/100/149/150,
+              and long games of quiet moves from a clock near 0 up to 160 half-moves
   mate-clock  mate-in-one and stalemate-in-one positions at clocks 99 and 149
   promotion   pawns on the seventh rank with pieces to capture on the eighth
   chess960    Chess960 start positions (Shredder-FEN castling) and random games from them
@@ -45,7 +47,7 @@ import random
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -198,6 +200,7 @@ def expected_report(board: chess.Board, counts: collections.Counter) -> dict:
     STATS["fifty claim now"] += exp["fifty_moves"]["claim_now"]
     STATS["fifty claim by a move"] += bool(claim_by)
     STATS["seventy-five"] += seventy_five
+    STATS["fivefold and seventy-five at once"] += fivefold and seventy_five
     STATS["chess960"] += board.chess960
     STATS["chess960 castling legal"] += board.chess960 and any(board.is_castling(m) for m in legal)
     return exp
@@ -281,6 +284,8 @@ def weighted_move(board: chess.Board, rng: random.Random, bias: float = 0.7) -> 
     legal = list(board.legal_moves)
     if rng.random() > bias:
         return rng.choice(legal)
+    # gives_check is dear, so only a few moves are asked whether they check.
+    checking = {m for m in rng.sample(legal, min(6, len(legal))) if board.gives_check(m)}
     weights = []
     for m in legal:
         w = 1.0
@@ -295,8 +300,8 @@ def weighted_move(board: chess.Board, rng: random.Random, bias: float = 0.7) -> 
         piece = board.piece_type_at(m.from_square)
         if piece == chess.PAWN and abs(m.to_square - m.from_square) == 16:
             w += 2
-        if board.gives_check(m):
-            w += 2
+        if m in checking:
+            w += 4
         weights.append(w)
     return rng.choices(legal, weights)[0]
 
@@ -320,7 +325,17 @@ def shuffle_rounds(g: GameBuilder, rounds: int, cases: list, emit_every: float =
             rights_movers = [m for m in cands
                              if b.piece_type_at(m.from_square) in (chess.KING, chess.ROOK)
                              and b.has_castling_rights(b.turn)]
-            pool = rights_movers if rights_movers and rng.random() < prefer_rights else cands
+            knights = [m for m in cands if b.piece_type_at(m.from_square) == chess.KNIGHT]
+            kings = [m for m in cands if b.piece_type_at(m.from_square) == chess.KING]
+            r = rng.random()
+            if rights_movers and r < prefer_rights:
+                pool = rights_movers
+            elif knights and r < prefer_rights + 0.35:
+                pool = knights
+            elif kings and r < prefer_rights + 0.6:
+                pool = kings
+            else:
+                pool = cands
             m = rng.choice(pool)
             cycle.append(m)
             g.push(m)
@@ -514,7 +529,45 @@ def endgame_board(rng: random.Random, pieces: str) -> chess.Board:
     return board
 
 
+def gen_long_quiet(rng: random.Random, cases: list) -> None:
+    """A long game of quiet moves from a low clock to 160 half-moves: the clock passes 99/100
+    and 149/150 by play, and positions recur many times on the way (fivefold and 75 at once)."""
+    while True:
+        board = endgame_board(rng, rng.choice(["RN", "Rr", "QB", "Nn", "RB"]))
+        board.turn = rng.choice(chess.COLORS)
+        board.halfmove_clock = rng.randint(0, 8)
+        board.fullmove_number = rng.randint(30, 60)
+        fen = valid_fen(board)
+        if fen is not None and any(board.legal_moves):
+            break
+    g = GameBuilder("fifty", rng, fen=fen)
+    cycle: list[chess.Move] = []
+    if rng.random() < 0.5:
+        # The same four half-moves over and over: fivefold long before the 75-move rule.
+        probe = chess.Board(fen)
+        for _ in range(2):
+            quiet = [m for m in probe.legal_moves if reversible(probe, m)]
+            if not quiet:
+                break
+            cycle.append(rng.choice(quiet))
+            probe.push(cycle[-1])
+        cycle += [chess.Move(m.to_square, m.from_square) for m in cycle]
+    while g.board.halfmove_clock < 160:
+        step = cycle[len(g.moves) % 4] if len(cycle) == 4 else None
+        if step is None or step not in g.board.legal_moves:
+            quiet = [m for m in g.board.legal_moves if not g.board.is_zeroing(m)]
+            if not quiet:
+                break
+            step = rng.choice(quiet)
+        g.push(step)
+        clock = g.board.halfmove_clock
+        if 97 <= clock <= 101 or 147 <= clock <= 152 or rng.random() < 0.03:
+            g.emit(cases)
+
+
 def gen_fifty(rng: random.Random, cases: list, n_games: int) -> None:
+    for _ in range(max(1, n_games // 12)):
+        gen_long_quiet(rng, cases)
     made = 0
     while made < n_games:
         pieces = rng.choice(["R", "r", "Q", "q", "Rr", "Nn", "Bb", "RN", "qr", "RBn", "QR", "Pp", "NB"])
