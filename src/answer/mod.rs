@@ -235,7 +235,7 @@ impl Arbiter {
         if req.has_position() {
             let game = self.game(&req.position_request())?;
             let report = rules::check(&game, intent.mv.as_deref(), self.options());
-            Ok(self.position_answer(&intent, &game, report, &hits))
+            Ok(self.position_answer(question, &intent, &game, report, &hits))
         } else {
             Ok(self.rulebook_answer(question, &intent, &hits))
         }
@@ -300,7 +300,7 @@ impl Arbiter {
         Answer { answer, citations, claims: vec![], position: None, topic: intent.topic.name().into(), basis: "rulebook".into(), marks: vec![] }
     }
 
-    fn position_answer(&self, intent: &Intent, game: &Game, report: Report, hits: &[Hit]) -> Answer {
+    fn position_answer(&self, question: &str, intent: &Intent, game: &Game, report: Report, hits: &[Hit]) -> Answer {
         let mover = side_to_move(game);
         let asked_side = intent.side.unwrap_or(if intent.opponent { other(mover) } else { mover });
         let mut claims_out: Vec<Claim> = Vec::new();
@@ -326,7 +326,7 @@ impl Arbiter {
                 for wing in wings {
                     let st = castling_status(&report, asked_side, wing);
                     let wing_words = if wing == Wing::Kingside { "short (O-O)" } else { "long (O-O-O)" };
-                    let reason = st.reasons.iter().map(|r| r.text.clone()).collect::<Vec<_>>().join("; ");
+                    let reason = st.reasons.iter().map(|r| r.text.clone()).collect::<Vec<_>>().join(" ");
                     let sentence = if st.legal {
                         format!("Yes: {} may castle {} now. {}", side_name(asked_side), wing_words, reason)
                     } else if !st.right {
@@ -489,8 +489,12 @@ impl Arbiter {
                     Some(o) => format!("In this position the game is over: {}.", o.explanation),
                     None => format!("In this position {} is to move: {}; {} legal moves.", report.turn, report.check.reason, report.legal_moves.len()),
                 };
-                let from_book = hits.first().map(|h| first_sentences(&self.book.passages[h.passage].text, 2)).unwrap_or_default();
-                lead = format!("{state} {from_book}");
+                lead = if self.domain_word_count(question) == 0 {
+                    format!("I don't know what you are asking about this position. {state} Ask about castling, en passant, check, mate, a draw, the flag or a move's legality.")
+                } else {
+                    let from_book = hits.first().map(|h| first_sentences(&self.book.passages[h.passage].text, 2)).unwrap_or_default();
+                    format!("{state} {from_book}")
+                };
                 claims_out.push(claim(ClaimSubject::InCheck, game, &report));
                 claims_out.push(claim(ClaimSubject::Checkmate, game, &report));
                 claims_out.push(claim(ClaimSubject::Stalemate, game, &report));

@@ -81,6 +81,8 @@ impl Rulebook {
         let mut hasher = blake3::Hasher::new();
         let mut pages = Vec::new();
         let mut passages = Vec::new();
+        let mut files = files;
+        files.sort_by_key(|(path, _)| page_order(path));
         for (path, text) in &files {
             hasher.update(path.as_bytes());
             hasher.update(&[0]);
@@ -332,4 +334,23 @@ fn heading_depth(level: HeadingLevel) -> u8 {
         HeadingLevel::H5 => 5,
         HeadingLevel::H6 => 6,
     }
+}
+
+/// Reading order: laws (introduction, Articles 1–12, Appendices A–D, Guidelines I–III), then
+/// guides, then FAQ; alphabetical within a group.
+fn page_order(path: &str) -> (u8, u32, String) {
+    let id = Path::new(path).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let folder = if path.starts_with("laws/") { 0 } else if path.starts_with("guides/") { 1 } else { 2 };
+    let rank = if let Some(n) = id.strip_prefix("article-") {
+        n.parse::<u32>().map(|n| 10 + n).unwrap_or(99)
+    } else if let Some(a) = id.strip_prefix("appendix-") {
+        30 + a.bytes().next().map(|b| (b - b'a') as u32).unwrap_or(0)
+    } else if let Some(g) = id.strip_prefix("guidelines-") {
+        40 + g.len() as u32
+    } else if id == "introduction" {
+        0
+    } else {
+        50
+    };
+    (folder, rank, id)
 }

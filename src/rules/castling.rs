@@ -104,7 +104,7 @@ pub fn castling_status(
             code: "blocked",
             text: format!(
                 "{} {} between the king and the rook; castling waits until the way is clear \
-                 (3.8.2.2)",
+                 (3.8.2.2).",
                 capitalise_first(&pieces_on(board, blockers)),
                 if blockers.count() == 1 { "stands" } else { "stand" }
             ),
@@ -122,7 +122,7 @@ pub fn castling_status(
             code: "in_check",
             text: format!(
                 "the {} king is in check from {}: you cannot castle out of check (3.8.2.2). The \
-                 right is not lost; it returns once the check is gone",
+                 right is not lost; it returns once the check is gone.",
                 color_name(color),
                 pieces_on(board, checkers)
             ),
@@ -145,7 +145,7 @@ pub fn castling_status(
                 code: "square_attacked",
                 text: format!(
                     "{} {} {}, the square the king {} (3.8.2.2). The right to castle is intact; \
-                     it can be used once {} is safe",
+                     it can be used once {} is safe.",
                     capitalise_first(&pieces_on(board, attackers)),
                     if attackers.count() == 1 { "attacks" } else { "attack" },
                     sq,

@@ -129,7 +129,7 @@ fn explain_castling(pos: &Chess, side: CastlingSide) -> MoveRejection {
     let mut articles: Vec<String> = status.reasons.iter().map(|r| r.article.to_string()).collect();
     articles.dedup();
     MoveRejection {
-        reason: format!("is not allowed: {}", reasons.join("; ")),
+        reason: format!("is not allowed: {}", reasons.join(" ")),
         articles,
         kind: "castling",
     }

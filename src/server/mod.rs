@@ -218,6 +218,7 @@ pub fn router(arbiter: Arc<Arbiter>) -> Router {
         .route("/", get(pages::chat_page))
         .route("/static/app.js", get(pages::app_js))
         .route("/static/style.css", get(pages::style_css))
+        .route("/favicon.ico", get(pages::favicon))
         .route("/rulebook", get(pages::rulebook_index))
         .route("/rulebook/{page}", get(pages::rulebook_page))
         .route("/board.svg", get(board_svg))
@@ -231,6 +232,7 @@ pub fn router(arbiter: Arc<Arbiter>) -> Router {
         .fallback(not_found)
         .with_state(state)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn(security_headers))
         .layer(axum::middleware::from_fn(json_body_limit))
         .layer(CatchPanicLayer::custom(|_err: Box<dyn std::any::Any + Send>| {
             tracing::error!("a request handler panicked");
@@ -243,6 +245,21 @@ pub fn router(arbiter: Arc<Arbiter>) -> Router {
         }))
         .layer(PropagateRequestIdLayer::x_request_id())
         .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+}
+
+/// Every response: no MIME sniffing; HTML may load only what this service serves.
+async fn security_headers(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let mut resp = next.run(req).await;
+    let headers = resp.headers_mut();
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    let is_html = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.starts_with("text/html"));
+    if is_html {
+        headers.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+        );
+    }
+    resp
 }
 
 /// Turns the body-limit rejection (plain text from axum) into our JSON 413, and rejects an

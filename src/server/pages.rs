@@ -23,6 +23,12 @@ pub async fn style_css() -> Response {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE_CSS).into_response()
 }
 
+const FAVICON_SVG: &str = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 32 32\"><rect width=\"32\" height=\"32\" rx=\"6\" fill=\"#1f4e79\"/><text x=\"16\" y=\"25\" font-size=\"24\" text-anchor=\"middle\" fill=\"#fff\">\u{2654}</text></svg>";
+
+pub async fn favicon() -> Response {
+    ([(header::CONTENT_TYPE, "image/svg+xml"), (header::CACHE_CONTROL, "public, max-age=86400")], FAVICON_SVG).into_response()
+}
+
 fn esc(s: &str) -> String {
     html_escape::encode_text(s).into_owned()
 }
@@ -30,8 +36,8 @@ fn esc(s: &str) -> String {
 fn layout(title: &str, nav: &str, main: &str) -> String {
     format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-<title>{} — Rules Arbiter</title><link rel=\"stylesheet\" href=\"/static/style.css\"></head>\
-<body class=\"rulebook\"><header class=\"top\"><a href=\"/\" class=\"brand\">Rules Arbiter</a> <a href=\"/rulebook\">Rulebook</a>\
+<title>{} — Rules Arbiter</title><link rel=\"icon\" href=\"/favicon.ico\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/static/style.css\"></head>\
+<body class=\"rulebook\"><a class=\"skip\" href=\"#content\">Skip to the text</a><header class=\"top\"><a href=\"/\" class=\"brand\">Rules Arbiter</a> <a href=\"/rulebook\">Rulebook</a>\
 <form action=\"/rulebook\" method=\"get\" class=\"search\" role=\"search\"><label for=\"q\" class=\"sr-only\">Search the rulebook</label>\
 <input id=\"q\" name=\"q\" type=\"search\" placeholder=\"Search the rulebook\"></form></header>\
 <div class=\"book\"><nav class=\"toc\" aria-label=\"Contents\">{}</nav><main id=\"content\">{}</main></div></body></html>",
@@ -41,12 +47,13 @@ fn layout(title: &str, nav: &str, main: &str) -> String {
     )
 }
 
-fn nav(state: &AppState) -> String {
+fn nav(state: &AppState, current: Option<&str>) -> String {
     let mut s = String::new();
     for (kind, label) in [(crate::rulebook::PageKind::Law, "Laws"), (crate::rulebook::PageKind::Guide, "Guides"), (crate::rulebook::PageKind::Faq, "FAQ")] {
         s.push_str(&format!("<h2>{label}</h2><ul>"));
         for p in state.arbiter.book.pages.iter().filter(|p| p.kind == kind) {
-            s.push_str(&format!("<li><a href=\"/rulebook/{}\">{}</a></li>", esc(&p.id), esc(&p.title)));
+            let here = if current == Some(p.id.as_str()) { " aria-current=\"page\"" } else { "" };
+            s.push_str(&format!("<li><a href=\"/rulebook/{}\"{here}>{}</a></li>", esc(&p.id), esc(&p.title)));
         }
         s.push_str("</ul>");
     }
@@ -82,16 +89,16 @@ pub async fn rulebook_index(State(state): State<AppState>, axum::extract::Query(
         }
         main.push_str("</ul>");
     }
-    html(layout("Rulebook", &nav(&state), &main))
+    html(layout("Rulebook", &nav(&state, None), &main))
 }
 
 pub async fn rulebook_page(State(state): State<AppState>, Path(page): Path<String>) -> Response {
     let id = page.trim_end_matches(".md");
     match state.arbiter.book.page(id) {
-        Some(p) => html(layout(&p.title, &nav(&state), &p.html)),
+        Some(p) => html(layout(&p.title, &nav(&state, Some(&p.id)), &p.html)),
         None => (
             StatusCode::NOT_FOUND,
-            html(layout("Not found", &nav(&state), &format!("<h1>No such page</h1><p>There is no rulebook page called <code>{}</code>.</p>", esc(id)))),
+            html(layout("Not found", &nav(&state, None), &format!("<h1>No such page</h1><p>There is no rulebook page called <code>{}</code>.</p>", esc(id)))),
         )
             .into_response(),
     }

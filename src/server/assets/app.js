@@ -151,7 +151,7 @@
   function updatePositionNote() {
     const req = positionRequest();
     positionNote.hidden = !req;
-    positionNote.textContent = req ? "Your question will be asked about the position in the position box." : "";
+    positionNote.textContent = req ? "Asked about the position in the position box." : "";
   }
 
   /** Redraws the preview: a FEN at once, a PGN or moves once the server has replayed them. */
@@ -275,11 +275,14 @@
     previewPosition();
   }
 
+  // The squares are one tab stop (a roving tabindex): Tab reaches the board, arrows move.
+  let rovingIndex = 0;
+
   function renderSquares(fen) {
     if (setupEl.hidden) return;
     const board = placementToArray((fen || "").split(/\s+/)[0]);
     if (!board) return;
-    const focusedIndex = squaresEl.contains(document.activeElement) ? Number(document.activeElement.dataset.index) : -1;
+    const hadFocus = squaresEl.contains(document.activeElement);
     squaresEl.replaceChildren();
     board.forEach((p, i) => {
       const name = squareName(i);
@@ -289,13 +292,25 @@
         dataset: { index: String(i), square: name },
         "aria-label": name + ", " + pieceLabel(p),
       });
+      btn.tabIndex = i === rovingIndex ? 0 : -1;
       squaresEl.append(btn);
     });
-    if (focusedIndex >= 0) squaresEl.children[focusedIndex].focus();
+    if (hadFocus) squaresEl.children[rovingIndex].focus();
+  }
+
+  function focusSquare(i) {
+    const old = squaresEl.children[rovingIndex];
+    if (old) old.tabIndex = -1;
+    rovingIndex = i;
+    const btn = squaresEl.children[i];
+    if (btn) {
+      btn.tabIndex = 0;
+      btn.focus();
+    }
   }
 
   function buildPalette() {
-    const pieces = ["K", "Q", "R", "B", "N", "P", "k", "q", "r", "b", "n", "p", ""];
+    const pieces = ["K", "Q", "R", "B", "N", "P", "", "k", "q", "r", "b", "n", "p"];
     for (const p of pieces) {
       const id = "piece-" + (p ? (p === p.toUpperCase() ? "w" : "b") + p.toLowerCase() : "none");
       const radio = el("input", { type: "radio", name: "piece", id, value: p });
@@ -320,8 +335,14 @@
     const board = placementToArray(fen.split(/\s+/)[0]);
     if (!board) return;
     const i = Number(btn.dataset.index);
+    rovingIndex = i;
     board[i] = board[i] === selectedPiece ? "" : selectedPiece;
     writeFen(board);
+  });
+
+  squaresEl.addEventListener("focusin", (ev) => {
+    const btn = ev.target.closest("button.sq");
+    if (btn && Number(btn.dataset.index) !== rovingIndex) focusSquare(Number(btn.dataset.index));
   });
 
   squaresEl.addEventListener("keydown", (ev) => {
@@ -332,13 +353,14 @@
     const i = Number(btn.dataset.index);
     let j = i + moves[ev.key];
     if ((ev.key === "ArrowLeft" && i % 8 === 0) || (ev.key === "ArrowRight" && i % 8 === 7)) j = i;
-    if (j >= 0 && j < 64) squaresEl.children[j].focus();
+    if (j >= 0 && j < 64) focusSquare(j);
     ev.preventDefault();
   });
 
   function setSetup(open) {
     setupEl.hidden = !open;
     squaresEl.hidden = !open;
+    boardWrap.classList.toggle("editing", open);
     setupToggle.setAttribute("aria-pressed", String(open));
     setupToggle.textContent = open ? "Done setting up" : "Set up by clicking squares";
     if (open) {
@@ -419,17 +441,51 @@
     unknown: "Best match in the rulebook",
   };
 
+  function claimValue(v) {
+    if (v === true) return "yes";
+    if (v === false) return "no";
+    if (v === null || v === undefined) return "undecided";
+    if (Array.isArray(v)) return v.length ? v.join(", ") : "none";
+    return typeof v === "object" ? JSON.stringify(v) : String(v);
+  }
+
+  /** "castling_legal, white, kingside: no (3.8.2.2)" in words. */
   function claimText(c) {
     if (!c || typeof c !== "object") return String(c);
-    const parts = [];
+    const kind = typeof c.kind === "string" ? c.kind.replace(/_/g, " ") : "";
+    const rest = [];
     for (const [k, v] of Object.entries(c)) {
-      if (k === "article" || k === "value") continue;
-      parts.push(k.replace(/_/g, " ") + " " + (typeof v === "object" ? JSON.stringify(v) : String(v)));
+      if (k === "kind" || k === "article" || k === "value") continue;
+      rest.push(typeof v === "object" ? k + " " + JSON.stringify(v) : String(v).replace(/_/g, " "));
     }
-    let text = parts.join(", ");
-    if ("value" in c) text += ": " + (typeof c.value === "object" ? JSON.stringify(c.value) : String(c.value));
+    let text = kind ? kind.charAt(0).toUpperCase() + kind.slice(1) : "";
+    if (rest.length) text += (text ? " — " : "") + rest.join(", ");
+    if ("value" in c) text += ": " + claimValue(c.value);
     if (c.article) text += " (" + c.article + ")";
     return text;
+  }
+
+  /** "article-3" → "Article 3", "appendix-c" → "Appendix C", "faq-clock" → "FAQ: clock". */
+  function pageLabel(id) {
+    const s = String(id);
+    let m = /^(article|appendix|guidelines)-([a-z0-9]+)$/i.exec(s);
+    if (m) return m[1].charAt(0).toUpperCase() + m[1].slice(1) + " " + m[2].toUpperCase();
+    m = /^faq-(.+)$/i.exec(s);
+    if (m) return "FAQ: " + m[1].replace(/-/g, " ");
+    const words = s.replace(/[-_]/g, " ");
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+
+  /** The first paragraph, with its opening verdict ("No.", "Not right now:") set apart. */
+  function verdictParagraph(text) {
+    const p = el("p", { class: "verdict" });
+    const m = /^(.{2,80}?[.:!?])(\s+)([\s\S]+)$/.exec(text);
+    if (m && !/\d\.$/.test(m[1])) {
+      p.append(el("strong", { text: m[1] }), m[2] + m[3]);
+    } else {
+      p.textContent = text;
+    }
+    return p;
   }
 
   function addAnswer(data) {
@@ -443,7 +499,7 @@
 
     const body = el("div", { class: "ruling" });
     const paragraphs = String(data.answer || "").split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
-    paragraphs.forEach((p, i) => body.append(el("p", { class: i === 0 ? "verdict" : null, text: p })));
+    paragraphs.forEach((p, i) => body.append(i === 0 ? verdictParagraph(p) : el("p", { text: p })));
     item.append(body);
 
     const report = data.position;
@@ -479,7 +535,7 @@
         const href = safePath(c.url);
         const link = href ? el("a", { href, text: label || c.url }) : el("span", { text: label });
         const li = el("li", null, link);
-        if (c.page) li.append(" ", el("span", { class: "page", text: "— " + c.page }));
+        if (c.page) li.append(" ", el("span", { class: "page", text: "— " + pageLabel(c.page) }));
         const snippet = plain(c.snippet).trim();
         if (snippet) li.append(el("p", { class: "snippet", text: snippet }));
         ol.append(li);
