@@ -30,7 +30,7 @@ echo "| route | connections | requests/s | p50 | p99 |"
 echo "|---|---|---|---|---|"
 run() { # label url script conns
   local out
-  if [ -n "$3" ]; then out=$(wrk -t2 -c"$4" -d"${DUR}s" --latency -s "$TMP/$3.lua" "$1" 2>&1); else out=$(wrk -t2 -c"$4" -d"${DUR}s" --latency "$1" 2>&1); fi
+  if [ -n "$3" ]; then out=$(wrk -t"$(( $4 < 2 ? 1 : 2 ))" -c"$4" -d"${DUR}s" --latency -s "$TMP/$3.lua" "$1" 2>&1); else out=$(wrk -t"$(( $4 < 2 ? 1 : 2 ))" -c"$4" -d"${DUR}s" --latency "$1" 2>&1); fi
   local rps p50 p99
   rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
   p50=$(echo "$out" | awk '$1=="50%" {print $2}')

@@ -13,3 +13,5 @@ pub mod search;
 pub mod server;
 pub mod answer;
 pub mod cli;
+pub mod lsp;
+pub mod regress;

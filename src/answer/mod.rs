@@ -241,7 +241,7 @@ impl Arbiter {
         }
     }
 
-    fn citations(&self, deciding: &[&str], hits: &[Hit]) -> Vec<Citation> {
+    fn citations<S: AsRef<str>>(&self, deciding: &[S], hits: &[Hit]) -> Vec<Citation> {
         let mut out: Vec<Citation> = Vec::new();
         let mut push = |c: Option<Citation>| {
             if let Some(c) = c {
@@ -251,7 +251,7 @@ impl Arbiter {
             }
         };
         for a in deciding {
-            push(self.citation(a));
+            push(self.citation(a.as_ref()));
         }
         // Search hits support the deciding articles only when they are nearly as relevant as the best.
         let top = hits.iter().filter(|h| h.matched_by == "search").map(|h| h.score).fold(0.0f32, f32::max);
@@ -304,7 +304,7 @@ impl Arbiter {
         let mover = side_to_move(game);
         let asked_side = intent.side.unwrap_or(if intent.opponent { other(mover) } else { mover });
         let mut claims_out: Vec<Claim> = Vec::new();
-        let mut deciding: Vec<&'static str> = Vec::new();
+        let mut deciding: Vec<String> = Vec::new();
         let mut marks: Vec<String> = Vec::new();
         let mut lead = String::new();
         let mut detail: Vec<String> = Vec::new();
@@ -338,12 +338,12 @@ impl Arbiter {
                     for r in &st.reasons {
                         marks.extend(r.squares.iter().cloned());
                         marks.extend(r.pieces.iter().cloned());
-                        deciding.push(r.article);
+                        deciding.push(r.article.into());
                     }
                     if !st.right {
-                        deciding.insert(0, "3.8.2.1");
+                        deciding.insert(0, "3.8.2.1".into());
                     } else if !st.legal {
-                        deciding.insert(0, "3.8.2.2");
+                        deciding.insert(0, "3.8.2.2".into());
                     }
                     claims_out.push(claim(ClaimSubject::CastlingRight { color: asked_side, wing }, game, &report));
                     if asked_side == mover {
@@ -368,14 +368,14 @@ impl Arbiter {
                     claims_out.push(claim(ClaimSubject::EnPassant { mv: san.clone() }, game, &report));
                 }
                 marks.extend(info.target.iter().cloned());
-                deciding.extend(["3.7.3.1", "3.7.3.2"]);
+                deciding.extend(["3.7.3.1", "3.7.3.2"].map(String::from));
             }
             Topic::MoveLegality | Topic::Promotion if intent.mv.is_some() => {
                 let mc = report.move_check.clone();
                 if let Some(mc) = mc {
                     lead = if mc.legal { format!("Yes. {}", mc.reason) } else { format!("No. {}", mc.reason) };
                     for a in &mc.articles {
-                        deciding.push(leak(a));
+                        deciding.push(a.clone());
                     }
                     claims_out.push(claim(ClaimSubject::LegalMove { mv: intent.mv.clone().unwrap_or_default() }, game, &report));
                 }
@@ -387,7 +387,7 @@ impl Arbiter {
                     let opts: Vec<String> = report.promotions.iter().map(|p| format!("{}→{} as {}", p.from, p.to, p.choices.join("/"))).collect();
                     lead = format!("A pawn can promote now: {}. It must become a queen, rook, bishop or knight of its own colour, chosen freely even if such a piece is still on the board (3.7.3.3, 3.7.3.4).", opts.join("; "));
                 }
-                deciding.extend(["3.7.3.3", "3.7.3.4"]);
+                deciding.extend(["3.7.3.3", "3.7.3.4"].map(String::from));
             }
             Topic::Checkmate | Topic::Stalemate | Topic::Check => {
                 lead = if report.checkmate {
@@ -403,7 +403,7 @@ impl Arbiter {
                 claims_out.push(claim(ClaimSubject::Checkmate, game, &report));
                 claims_out.push(claim(ClaimSubject::Stalemate, game, &report));
                 marks.extend(report.check.checkers.iter().cloned());
-                deciding.push(if report.stalemate || intent.topic == Topic::Stalemate { "5.2.1" } else if report.checkmate || intent.topic == Topic::Checkmate { "5.1.1" } else { "3.9.1" });
+                deciding.push(if report.stalemate || intent.topic == Topic::Stalemate { "5.2.1" } else if report.checkmate || intent.topic == Topic::Checkmate { "5.1.1" } else { "3.9.1" }.into());
             }
             Topic::DeadPosition => {
                 lead = match report.dead_position {
@@ -419,10 +419,10 @@ impl Arbiter {
                     None
                 };
                 if let Some((who, line)) = proof {
-                    detail.push(format!("For example, {who} mates after {}.", shorten_line(line)));
+                    detail.push(format!("For example, {who} mates after {}.", crate::rules::report::short_line(line)));
                 }
                 claims_out.push(claim(ClaimSubject::DeadPosition, game, &report));
-                deciding.extend(["5.2.2", "1.5"]);
+                deciding.extend(["5.2.2", "1.5"].map(String::from));
             }
             Topic::Flag | Topic::Resignation => {
                 let sides: Vec<Side> = if intent.side.is_some() || intent.opponent || intent.topic == Topic::Resignation {
@@ -450,9 +450,9 @@ impl Arbiter {
                     }
                 }
                 lead = parts.join(" ");
-                deciding.push(if intent.topic == Topic::Flag { "6.9" } else { "5.1.2" });
+                deciding.push(if intent.topic == Topic::Flag { "6.9" } else { "5.1.2" }.into());
                 if intent.topic == Topic::Flag {
-                    deciding.push("A.5.3");
+                    deciding.push("A.5.3".into());
                 }
             }
             Topic::Repetition => {
@@ -467,7 +467,7 @@ impl Arbiter {
                 };
                 claims_out.push(claim(ClaimSubject::ThreefoldClaim, game, &report));
                 claims_out.push(claim(ClaimSubject::Fivefold, game, &report));
-                deciding.extend(r.articles.iter().copied());
+                deciding.extend(r.articles.iter().map(|a| a.to_string()));
             }
             Topic::FiftyMoves => {
                 let f = &report.fifty_moves;
@@ -481,7 +481,7 @@ impl Arbiter {
                 };
                 claims_out.push(claim(ClaimSubject::FiftyMoveClaim, game, &report));
                 claims_out.push(claim(ClaimSubject::SeventyFive, game, &report));
-                deciding.extend(f.articles.iter().copied());
+                deciding.extend(f.articles.iter().map(|a| a.to_string()));
             }
             Topic::MoveLegality | Topic::General => {
                 // No specific position topic: summarise the state and answer from the rulebook.
@@ -499,7 +499,7 @@ impl Arbiter {
                 claims_out.push(claim(ClaimSubject::Checkmate, game, &report));
                 claims_out.push(claim(ClaimSubject::Stalemate, game, &report));
                 if let Some(o) = &report.outcome {
-                    deciding.push(o.article);
+                    deciding.push(o.article.into());
                 }
             }
         }
@@ -534,35 +534,6 @@ fn lower_first(s: &str) -> String {
         Some(f) if !s.starts_with("the ") => f.to_lowercase().collect::<String>() + c.as_str(),
         Some(f) => f.to_string() + c.as_str(),
         None => String::new(),
-    }
-}
-
-/// Article numbers are few and live as long as the process; interning keeps `&'static str`.
-fn leak(s: &str) -> &'static str {
-    use std::collections::HashSet;
-    use std::sync::{Mutex, OnceLock};
-    static INTERNED: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-    let set = INTERNED.get_or_init(|| Mutex::new(HashSet::new()));
-    let mut guard = match set.lock() {
-        Ok(g) => g,
-        Err(p) => p.into_inner(),
-    };
-    if let Some(existing) = guard.get(s) {
-        return existing;
-    }
-    if guard.len() > 10_000 {
-        return "3.10.2";
-    }
-    let leaked: &'static str = Box::leak(s.to_string().into_boxed_str());
-    guard.insert(leaked);
-    leaked
-}
-
-fn shorten_line(line: &[String]) -> String {
-    if line.len() <= 12 {
-        line.join(" ")
-    } else {
-        format!("{} … {} ({} moves in all)", line[..6].join(" "), line[line.len() - 4..].join(" "), line.len())
     }
 }
 

@@ -90,6 +90,15 @@ pub enum Command {
         #[arg(long, value_name = "DIR", default_value = "index")]
         out: PathBuf,
     },
+    /// Run the golden answer suite (tests/answers/*.toml): ask every case, compare citations,
+    /// claims and phrases, print the failures and `N passed, M failed`.
+    Regress(crate::regress::RegressArgs),
+    /// Run the language server for PGN files over stdio (diagnostics, hovers, arbiter/ask,
+    /// arbiter/check).
+    Lsp {
+        #[command(flatten)]
+        source: SourceArgs,
+    },
     /// Run the HTTP service: chat page, JSON API, rulebook pages.
     Serve {
         #[command(flatten)]
@@ -125,6 +134,8 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
             println!("indexed {} passages from {} pages into {} in {:.0?} (rulebook {})", book.passages.len(), book.pages.len(), path.display(), started.elapsed(), &book.hash[..16]);
             Ok(0)
         }
+        Command::Regress(args) => crate::regress::run(args),
+        Command::Lsp { source } => crate::lsp::run_stdio(source.arbiter()?),
         Command::Serve { source, addr } => {
             let started = std::time::Instant::now();
             let arbiter = Arc::new(source.arbiter()?);

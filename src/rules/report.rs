@@ -586,7 +586,7 @@ fn outcome(pos: &Chess, checkmate: bool, stalemate: bool, rep: &Repetition, fift
 
 
 /// A helpmate line short enough for a sentence; the full line stays in `dead_position_info`.
-fn short_line(line: &[String]) -> String {
+pub fn short_line(line: &[String]) -> String {
     if line.len() <= 12 {
         line.join(" ")
     } else {

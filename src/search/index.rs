@@ -1,25 +1,43 @@
 //! The tantivy index over rulebook passages, and query execution.
+//!
+//! Ranking, in order:
+//! 1. article numbers named in the query go first;
+//! 2. the query is rewritten by the vocabulary, tokenised like the documents (stop words,
+//!    English stemming) and misspelt words are corrected to the nearest rulebook word;
+//! 3. every term is looked up in the passage fields (heading title, FAQ question, enclosing
+//!    headings, body twice: with and without BM25 length normalisation, so that a short law
+//!    passage is not beaten by a long one merely for its length) and adjacent query words
+//!    also as a bigram, which rewards passages that use the same phrase;
+//! 4. a small second index of whole pages (title, summary, aliases, keywords) gives each
+//!    page a prior: "what people call the topic" lifts every passage of the right page
+//!    without each passage repeating the aliases;
+//! 5. FAQ and guide passages stand for the article they cite first (the rulebook's
+//!    convention: "cite the deciding article first"), and the hits are merged per article.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use regex::Regex;
 use serde::Serialize;
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, Query, QueryParser, TermQuery};
+use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, Occur, Query, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
 };
 use tantivy::snippet::SnippetGenerator;
-use tantivy::tokenizer::{Language, LowerCaser, SimpleTokenizer, Stemmer, StopWordFilter, TextAnalyzer};
-use tantivy::{Index, IndexReader, TantivyDocument, Term, doc};
+use tantivy::tokenizer::{Language, LowerCaser, SimpleTokenizer, Stemmer, StopWordFilter, TextAnalyzer, WhitespaceTokenizer};
+use tantivy::{Index, IndexReader, Searcher, TantivyDocument, Term, doc};
 
 use super::vocabulary::Vocabulary;
-use crate::rulebook::{Passage, Rulebook};
+use crate::rulebook::{PageKind, Passage, Rulebook};
 
 const ENGLISH: &str = "arbiter_en";
-const RAW: &str = "arbiter_raw";
+const BIGRAMS: &str = "arbiter_bigrams";
+
+/// Bumped whenever the schema or what goes into the fields changes, so that an index on disk
+/// built by an older binary is rebuilt rather than misread.
+const SCHEMA_VERSION: &str = "2";
 
 /// Words too common to help. Unlike tantivy's English list it keeps `no`, `not`, `if`,
 /// `before`, `after`, which change what a rules question means.
@@ -48,7 +66,7 @@ pub struct Hit {
     #[serde(skip)]
     pub passage: usize,
     /// The article this hit stands for: the heading's own number, or for guide/FAQ passages
-    /// the first article they cite.
+    /// the article they cite first.
     pub article: Option<String>,
     pub title: String,
     pub page: String,
@@ -63,6 +81,148 @@ pub struct Hit {
     pub matched_by: &'static str,
 }
 
+/// The ranking weights. The defaults are what `tests/search_eval.rs` was tuned with; the
+/// struct is public so that the evaluation can try alternatives without a rebuild.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tuning {
+    /// Field weights of a passage.
+    pub title: f32,
+    pub question: f32,
+    pub parents: f32,
+    pub body: f32,
+    /// The body again without length normalisation.
+    pub body_flat: f32,
+    /// Adjacent query words found next to each other in the heading or body.
+    pub bigram: f32,
+    /// Weight of the page prior (the page index's score of the passage's page).
+    pub page: f32,
+    /// How many of the best pages get a prior.
+    pub pages: usize,
+    /// Field weights of the page index.
+    pub page_title: f32,
+    pub page_summary: f32,
+    pub page_aliases: f32,
+    pub page_keywords: f32,
+    pub page_bigram: f32,
+    /// Weight of words the vocabulary added and of spelling corrections, relative to the
+    /// words typed.
+    pub expansion: f32,
+    pub correction: f32,
+    /// Multipliers by kind of passage; `intro` is a page's text before its first heading.
+    pub faq: f32,
+    pub guide: f32,
+    pub intro: f32,
+    /// An article's score adds this share of the second-best passage standing for it.
+    pub support: f32,
+    /// FAQ/guide passages stand for the article they cite first (else the cited article
+    /// whose own passage scored best).
+    pub map_first: bool,
+    /// Passages fetched from tantivy before merging per article.
+    pub candidates: usize,
+    /// What a law page's introduction stands for: 0 its first citation, 1 the page's first
+    /// article, 2 the page's best-scoring article, 3 nothing (dropped).
+    pub intro_map: u8,
+    /// Scores are multiplied by coverage^this: the share (by inverse document frequency) of
+    /// the words typed that the passage or its page contains. 0 turns it off.
+    pub coverage: f32,
+    /// Scores are multiplied by 1 + this × the share of the heading's words that the query
+    /// contains: a short heading fully matched is a strong signal.
+    pub title_match: f32,
+    /// When ≥ 0, a term's fields are combined as a disjunction-max with this tie-breaker
+    /// instead of summed.
+    pub dismax: f32,
+    /// Weight of a law passage's `asked` field: the FAQ questions and guide headings that
+    /// cite its article first.
+    pub asked: f32,
+    /// Multiplier for passages on the law page of a setting the query names (rapid, blitz,
+    /// Chess960…; see `[settings]` in the vocabulary), and for passages on such a page when
+    /// the query names none of its settings.
+    pub setting: f32,
+    pub setting_other: f32,
+    /// FAQ entries are multiplied by 1 + this × the share of their question's words that the
+    /// query contains.
+    pub question_match: f32,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            title: 3.0,
+            question: 2.5,
+            parents: 1.0,
+            body: 1.0,
+            body_flat: 0.0,
+            bigram: 0.0,
+            page: 0.6,
+            pages: 5,
+            page_title: 1.0,
+            page_summary: 0.5,
+            page_aliases: 1.0,
+            page_keywords: 0.5,
+            page_bigram: 0.0,
+            expansion: 1.0,
+            correction: 1.0,
+            faq: 0.95,
+            guide: 0.8,
+            intro: 1.0,
+            support: 0.0,
+            map_first: true,
+            candidates: 60,
+            intro_map: 2,
+            coverage: 0.0,
+            title_match: 0.0,
+            dismax: -1.0,
+            asked: 0.0,
+            setting: 1.0,
+            setting_other: 1.0,
+            question_match: 0.0,
+        }
+    }
+}
+
+impl Tuning {
+    /// Sets one weight by name (`"title=3.5"`), for experiments.
+    pub fn set(&mut self, assignment: &str) -> Result<(), String> {
+        let (key, value) = assignment.split_once('=').ok_or_else(|| format!("{assignment}: expected key=value"))?;
+        let (key, value) = (key.trim(), value.trim());
+        let num = || value.parse::<f32>().map_err(|e| format!("{assignment}: {e}"));
+        match key {
+            "title" => self.title = num()?,
+            "question" => self.question = num()?,
+            "parents" => self.parents = num()?,
+            "body" => self.body = num()?,
+            "body_flat" => self.body_flat = num()?,
+            "bigram" => self.bigram = num()?,
+            "page" => self.page = num()?,
+            "pages" => self.pages = num()? as usize,
+            "page_title" => self.page_title = num()?,
+            "page_summary" => self.page_summary = num()?,
+            "page_aliases" => self.page_aliases = num()?,
+            "page_keywords" => self.page_keywords = num()?,
+            "page_bigram" => self.page_bigram = num()?,
+            "expansion" => self.expansion = num()?,
+            "correction" => self.correction = num()?,
+            "faq" => self.faq = num()?,
+            "guide" => self.guide = num()?,
+            "intro" => self.intro = num()?,
+            "support" => self.support = num()?,
+            "map_first" => self.map_first = num()? != 0.0,
+            "candidates" => self.candidates = num()? as usize,
+            "intro_map" => self.intro_map = num()? as u8,
+            "coverage" => self.coverage = num()?,
+            "title_match" => self.title_match = num()?,
+            "dismax" => self.dismax = num()?,
+            "asked" => self.asked = num()?,
+            "setting" => self.setting = num()?,
+            "setting_other" => self.setting_other = num()?,
+            "question_match" => self.question_match = num()?,
+            _ => return Err(format!("unknown tuning key {key}")),
+        }
+        Ok(())
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Fields {
     idx: Field,
@@ -70,10 +230,21 @@ struct Fields {
     page: Field,
     title: Field,
     question: Field,
-    aliases: Field,
-    path: Field,
+    parents: Field,
     body: Field,
-    raw: Field,
+    body_flat: Field,
+    bigrams: Field,
+    asked: Field,
+}
+
+#[derive(Clone, Copy)]
+struct PageFields {
+    id: Field,
+    title: Field,
+    summary: Field,
+    aliases: Field,
+    keywords: Field,
+    bigrams: Field,
 }
 
 /// The searchable rulebook: an immutable index plus the rulebook and vocabulary it serves.
@@ -81,43 +252,104 @@ pub struct SearchIndex {
     index: Index,
     reader: IndexReader,
     fields: Fields,
-    parser: QueryParser,
+    pages: IndexReader,
+    page_fields: PageFields,
+    analyzer: TextAnalyzer,
     vocabulary: Vocabulary,
-    known_words: HashSet<String>,
+    /// Every word of the rulebook and vocabulary with its number of occurrences, for
+    /// spelling correction.
+    known_words: HashMap<String, u32>,
+    /// Known words by first letter, for spelling correction.
+    by_initial: HashMap<char, Vec<String>>,
+    tuning: Tuning,
+    /// Per passage: the stems of its heading, and of everything it says (heading, body,
+    /// enclosing headings, its page's title, summary, aliases and keywords), sorted.
+    title_stems: Vec<Vec<String>>,
+    all_stems: Vec<Vec<String>>,
+    /// Inverse document frequency of each stem over passages.
+    idf: HashMap<String, f32>,
+    /// Every page a setting of the vocabulary points to.
+    setting_pages: HashSet<String>,
     /// Where the index came from: `memory` or the directory opened.
     pub origin: String,
 }
 
+fn text_options(tokenizer: &str, norms: bool, positions: bool) -> TextOptions {
+    let record = if positions { IndexRecordOption::WithFreqsAndPositions } else { IndexRecordOption::WithFreqs };
+    TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default().set_tokenizer(tokenizer).set_index_option(record).set_fieldnorms(norms),
+    )
+}
+
 fn schema() -> (Schema, Fields) {
     let mut b = Schema::builder();
-    let text = |name: &str| {
-        TextOptions::default().set_indexing_options(
-            TextFieldIndexing::default().set_tokenizer(name).set_index_option(IndexRecordOption::WithFreqsAndPositions),
-        )
-    };
     let fields = Fields {
         idx: b.add_u64_field("idx", STORED | tantivy::schema::INDEXED),
         article: b.add_text_field("article", STRING | STORED),
         page: b.add_text_field("page", STRING | STORED),
-        title: b.add_text_field("title", text(ENGLISH)),
-        question: b.add_text_field("question", text(ENGLISH)),
-        aliases: b.add_text_field("aliases", text(ENGLISH)),
-        path: b.add_text_field("path", text(ENGLISH)),
-        body: b.add_text_field("body", text(ENGLISH)),
-        raw: b.add_text_field("raw", text(RAW)),
+        title: b.add_text_field("title", text_options(ENGLISH, true, false)),
+        question: b.add_text_field("question", text_options(ENGLISH, true, false)),
+        parents: b.add_text_field("parents", text_options(ENGLISH, true, false)),
+        // Positions on the body only: the snippet generator needs them.
+        body: b.add_text_field("body", text_options(ENGLISH, true, true)),
+        body_flat: b.add_text_field("body_flat", text_options(ENGLISH, false, false)),
+        bigrams: b.add_text_field("bigrams", text_options(BIGRAMS, false, false)),
+        asked: b.add_text_field("asked", text_options(ENGLISH, true, false)),
     };
     (b.build(), fields)
 }
 
-fn register_tokenizers(index: &Index) {
-    let english = TextAnalyzer::builder(SimpleTokenizer::default())
+fn page_schema() -> (Schema, PageFields) {
+    let mut b = Schema::builder();
+    let fields = PageFields {
+        id: b.add_text_field("id", STRING | STORED),
+        title: b.add_text_field("title", text_options(ENGLISH, true, false)),
+        summary: b.add_text_field("summary", text_options(ENGLISH, true, false)),
+        aliases: b.add_text_field("aliases", text_options(ENGLISH, true, false)),
+        keywords: b.add_text_field("keywords", text_options(ENGLISH, true, false)),
+        bigrams: b.add_text_field("bigrams", text_options(BIGRAMS, false, false)),
+    };
+    (b.build(), fields)
+}
+
+fn english_analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(SimpleTokenizer::default())
         .filter(LowerCaser)
         .filter(StopWordFilter::remove(STOP_WORDS.iter().map(|s| s.to_string()).collect::<Vec<_>>()))
         .filter(Stemmer::new(Language::English))
-        .build();
-    let raw = TextAnalyzer::builder(SimpleTokenizer::default()).filter(LowerCaser).build();
-    index.tokenizers().register(ENGLISH, english);
-    index.tokenizers().register(RAW, raw);
+        .build()
+}
+
+fn register_tokenizers(index: &Index) {
+    index.tokenizers().register(ENGLISH, english_analyzer());
+    // Bigrams are made by `bigrams()` and stored space-separated.
+    index.tokenizers().register(BIGRAMS, TextAnalyzer::builder(WhitespaceTokenizer::default()).build());
+}
+
+/// The stemmed tokens of a text, stop words removed.
+fn stems(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stream = analyzer.token_stream(text);
+    while stream.advance() {
+        out.push(stream.token().text.clone());
+    }
+    out
+}
+
+/// Adjacent stem pairs (`touch_piec`), stop words skipped, space-separated. A phrase split
+/// across lines or punctuation still pairs up; that is noise BM25 tolerates.
+fn bigram_text(analyzer: &mut TextAnalyzer, text: &str) -> String {
+    let s = stems(analyzer, text);
+    let mut out = String::new();
+    for w in s.windows(2) {
+        if w[0] != w[1] {
+            out.push_str(&w[0]);
+            out.push('_');
+            out.push_str(&w[1]);
+            out.push(' ');
+        }
+    }
+    out
 }
 
 /// Rewrites chess notation the tokenizer would split, the same way in documents and queries.
@@ -160,6 +392,82 @@ pub fn articles_in_query(query: &str) -> Vec<String> {
     out
 }
 
+fn piece_name(letter: char) -> &'static str {
+    match letter {
+        'K' => "king",
+        'Q' => "queen",
+        'R' => "rook",
+        'B' => "bishop",
+        'N' => "knight",
+        _ => "pawn",
+    }
+}
+
+/// Words for the chess notation in a query, which the tokenizer cannot read: `Nbd7` is a
+/// knight move written with a disambiguation, `Ng1f3` long algebraic, `P-K4` descriptive,
+/// `e8=Q` a promotion, `K+B vs K` a material balance.
+fn notation_words(query: &str) -> Vec<String> {
+    static SAN: OnceLock<Regex> = OnceLock::new();
+    static PAWN: OnceLock<Regex> = OnceLock::new();
+    static DESCRIPTIVE: OnceLock<Regex> = OnceLock::new();
+    static MATERIAL: OnceLock<Regex> = OnceLock::new();
+    let san = SAN.get_or_init(|| Regex::new(r"\b([KQRBN])([a-h]?[1-8]?)x?[a-h][1-8](?:=?[QRBN])?[+#]?").expect("valid regex"));
+    let pawn = PAWN.get_or_init(|| Regex::new(r"\b[a-h](?:x[a-h])?[18]=?([QRBN])\b|\b[a-h]x[a-h][1-8]\b").expect("valid regex"));
+    let descriptive = DESCRIPTIVE.get_or_init(|| Regex::new(r"\b[PNBRQK]x?-?[QK]?[RNB]?[1-8]\b").expect("valid regex"));
+    let material = MATERIAL.get_or_init(|| Regex::new(r"(?:^|[\s(])(K(?:\s?\+\s?[QRBNP]{1,2})*)(?:$|[\s,.?!)])").expect("valid regex"));
+    let mut out = Vec::new();
+    for c in san.captures_iter(query) {
+        let piece = c[1].chars().next().unwrap_or('P');
+        out.push(format!("{} move", piece_name(piece)));
+        match c[2].len() {
+            0 => {}
+            1 => out.push("notation two pieces same square ambiguous".into()),
+            _ => out.push("long algebraic notation departure square".into()),
+        }
+    }
+    for c in pawn.captures_iter(query) {
+        match c.get(1) {
+            Some(p) => out.push(format!("pawn promotion {}", piece_name(p.as_str().chars().next().unwrap_or('Q')))),
+            None => out.push("pawn capture".into()),
+        }
+    }
+    if descriptive.is_match(query) && !san.is_match(query) {
+        out.push("descriptive notation algebraic".into());
+    }
+    for c in material.captures_iter(query) {
+        let names: Vec<&str> = c[1].chars().filter(|ch| ch.is_ascii_uppercase()).map(piece_name).collect();
+        out.push(names.join(" "));
+    }
+    out
+}
+
+/// The words of a text, lower-cased, for the spelling corrector.
+fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase)
+}
+
+/// A weighted term of the query.
+struct QueryTerms {
+    /// Stem → weight.
+    stems: Vec<(String, f32)>,
+    /// Bigram → weight.
+    bigrams: Vec<(String, f32)>,
+    /// The words typed, each as the stems that count as matching it (its own, and that of
+    /// its spelling correction); stop words and words nothing contains are left out.
+    typed: Vec<Vec<String>>,
+    /// Law pages of the settings the query names.
+    settings: Vec<String>,
+}
+
+impl QueryTerms {
+    fn add(list: &mut Vec<(String, f32)>, term: String, weight: f32) {
+        match list.iter_mut().find(|(t, _)| *t == term) {
+            Some((_, w)) => *w = w.max(weight),
+            None => list.push((term, weight)),
+        }
+    }
+}
+
 impl SearchIndex {
     /// Builds an index in memory (the default at start-up: tens of milliseconds).
     pub fn build_in_memory(book: &Rulebook, vocabulary: Vocabulary) -> Result<SearchIndex, IndexError> {
@@ -171,26 +479,39 @@ impl SearchIndex {
 
     fn fill(index: &Index, f: Fields, book: &Rulebook) -> Result<(), IndexError> {
         register_tokenizers(index);
+        let mut analyzer = english_analyzer();
         let mut writer = index.writer_with_num_threads(1, 32_000_000)?;
+        // What FAQ entries and guide sections ask about each article (the one they cite first).
+        let mut asked: HashMap<&str, String> = HashMap::new();
+        for p in &book.passages {
+            if p.kind != PageKind::Law {
+                if let Some(a) = p.cites.iter().find(|c| book.article(c).is_some()) {
+                    let text = asked.entry(a.as_str()).or_default();
+                    text.push_str(&p.title);
+                    text.push_str(" ; ");
+                }
+            }
+        }
         for (i, p) in book.passages.iter().enumerate() {
-            let page = book.page(&p.page).ok_or_else(|| IndexError::Other(format!("passage of unknown page {}", p.page)))?;
-            let is_intro = p.level == 1;
-            let aliases = format!("{} {}", page.aliases.join(" ; "), page.keywords.join(" ; "));
             let title = normalise_notation(&p.title);
             let body = normalise_notation(&p.text);
-            // The page title joins the heading path so that "Article 9" words weigh in.
-            let path = normalise_notation(&p.heading_path.join(" / "));
+            // The enclosing headings, without the page title (that is the page's business)
+            // and without this heading (that is `title`).
+            let parents = if p.heading_path.len() > 2 { p.heading_path[1..p.heading_path.len() - 1].join(" / ") } else { String::new() };
             let mut d = doc!(
                 f.idx => i as u64,
                 f.page => p.page.clone(),
-                f.title => if is_intro { format!("{title} {}", page.summary) } else { title.clone() },
-                f.path => path,
+                f.title => title.clone(),
+                f.parents => normalise_notation(&parents),
                 f.body => body.clone(),
-                f.aliases => normalise_notation(&aliases),
-                f.raw => format!("{title} {body} {}", normalise_notation(&aliases)),
+                f.body_flat => body.clone(),
+                f.bigrams => format!("{} {}", bigram_text(&mut analyzer, &title), bigram_text(&mut analyzer, &body)),
             );
             if let Some(a) = &p.article {
                 d.add_text(f.article, a);
+                if let Some(text) = asked.get(a.as_str()) {
+                    d.add_text(f.asked, normalise_notation(text));
+                }
             }
             if let Some(q) = p.question() {
                 d.add_text(f.question, normalise_notation(q));
@@ -201,21 +522,40 @@ impl SearchIndex {
         Ok(())
     }
 
+    fn page_index(book: &Rulebook) -> Result<(IndexReader, PageFields), IndexError> {
+        let (schema, f) = page_schema();
+        let index = Index::create_in_ram(schema);
+        register_tokenizers(&index);
+        let mut analyzer = english_analyzer();
+        let mut writer = index.writer_with_num_threads(1, 15_000_000)?;
+        for page in &book.pages {
+            let aliases = normalise_notation(&page.aliases.join(" ; "));
+            let keywords = normalise_notation(&page.keywords.join(" ; "));
+            let mut bigrams = String::new();
+            for phrase in page.aliases.iter().chain(&page.keywords).chain(std::iter::once(&page.title)) {
+                bigrams.push_str(&bigram_text(&mut analyzer, &normalise_notation(phrase)));
+            }
+            writer.add_document(doc!(
+                f.id => page.id.clone(),
+                f.title => normalise_notation(&page.title),
+                f.summary => normalise_notation(&page.summary),
+                f.aliases => aliases,
+                f.keywords => keywords,
+                f.bigrams => bigrams,
+            ))?;
+        }
+        writer.commit()?;
+        Ok((index.reader()?, f))
+    }
+
     fn from_index(index: Index, fields: Fields, book: &Rulebook, vocabulary: Vocabulary, origin: String) -> Result<SearchIndex, IndexError> {
         register_tokenizers(&index);
         let reader = index.reader()?;
-        let mut parser = QueryParser::for_index(&index, vec![fields.title, fields.question, fields.aliases, fields.path, fields.body]);
-        parser.set_field_boost(fields.title, 3.0);
-        parser.set_field_boost(fields.question, 2.5);
-        parser.set_field_boost(fields.aliases, 0.6);
-        parser.set_field_boost(fields.path, 1.0);
-        parser.set_field_boost(fields.body, 1.0);
-        let mut known_words = HashSet::new();
+        let (pages, page_fields) = Self::page_index(book)?;
+        let mut known_words: HashMap<String, u32> = HashMap::new();
         let mut add_words = |s: &str| {
-            for w in s.split(|c: char| !c.is_alphanumeric()) {
-                if !w.is_empty() {
-                    known_words.insert(w.to_lowercase());
-                }
+            for w in words(s) {
+                *known_words.entry(w).or_insert(0) += 1;
             }
         };
         for p in &book.passages {
@@ -223,20 +563,94 @@ impl SearchIndex {
             add_words(&p.text);
         }
         for page in &book.pages {
+            add_words(&page.title);
+            add_words(&page.summary);
             page.aliases.iter().chain(&page.keywords).for_each(|s| add_words(s));
         }
         for (k, v) in vocabulary.expand.iter().chain(vocabulary.correct.iter()) {
             add_words(k);
             add_words(v);
         }
-        Ok(SearchIndex { index, reader, fields, parser, vocabulary, known_words, origin })
+        let mut by_initial: HashMap<char, Vec<String>> = HashMap::new();
+        for w in known_words.keys() {
+            if w.chars().count() >= 3 && w.chars().all(char::is_alphabetic) {
+                by_initial.entry(w.chars().next().unwrap_or(' ')).or_default().push(w.clone());
+            }
+        }
+        for list in by_initial.values_mut() {
+            list.sort();
+        }
+        let mut analyzer = english_analyzer();
+        let mut page_stems: HashMap<&str, Vec<String>> = HashMap::new();
+        for page in &book.pages {
+            let text = format!("{} {} {} {}", page.title, page.summary, page.aliases.join(" "), page.keywords.join(" "));
+            page_stems.insert(page.id.as_str(), stems(&mut analyzer, &normalise_notation(&text)));
+        }
+        let mut title_stems = Vec::with_capacity(book.passages.len());
+        let mut all_stems = Vec::with_capacity(book.passages.len());
+        let mut df: HashMap<String, u32> = HashMap::new();
+        for p in &book.passages {
+            let mut t = stems(&mut analyzer, &normalise_notation(&p.title));
+            t.sort();
+            t.dedup();
+            let mut a = stems(&mut analyzer, &normalise_notation(&format!("{} {}", p.heading_path.join(" "), p.text)));
+            for s in &a {
+                df.entry(s.clone()).or_insert(0);
+            }
+            a.sort();
+            a.dedup();
+            for s in &a {
+                *df.entry(s.clone()).or_insert(0) += 1;
+            }
+            a.extend(page_stems.get(p.page.as_str()).into_iter().flatten().cloned());
+            a.extend(t.iter().cloned());
+            a.sort();
+            a.dedup();
+            title_stems.push(t);
+            all_stems.push(a);
+        }
+        let n = book.passages.len() as f32;
+        let idf = df.into_iter().map(|(s, d)| (s, (1.0 + (n - d as f32 + 0.5) / (d as f32 + 0.5)).ln())).collect();
+        let setting_pages = vocabulary.setting_pages().into_iter().map(str::to_string).collect();
+        Ok(SearchIndex {
+            setting_pages,
+            title_stems,
+            all_stems,
+            idf,
+            index,
+            reader,
+            fields,
+            pages,
+            page_fields,
+            analyzer: english_analyzer(),
+            vocabulary,
+            known_words,
+            by_initial,
+            tuning: Tuning::default(),
+            origin,
+        })
+    }
+
+    /// Replaces the ranking weights (for experiments; the defaults are tuned).
+    #[doc(hidden)]
+    pub fn set_tuning(&mut self, tuning: Tuning) {
+        self.tuning = tuning;
+    }
+
+    #[doc(hidden)]
+    pub fn tuning(&self) -> &Tuning {
+        &self.tuning
+    }
+
+    fn stamp(book: &Rulebook) -> String {
+        format!("{} schema {SCHEMA_VERSION}", book.hash)
     }
 
     /// Builds the index under `out/rulebook-<hash>/` and then points `out/CURRENT` at it with an
     /// atomic rename, so a reader never sees a half-built index. Older builds are removed.
     pub fn build_on_disk(book: &Rulebook, out: &Path) -> Result<PathBuf, IndexError> {
         std::fs::create_dir_all(out)?;
-        let name = format!("rulebook-{}", &book.hash[..16]);
+        let name = format!("rulebook-{}-v{SCHEMA_VERSION}", &book.hash[..16]);
         let staging = out.join(format!(".{name}.tmp-{}", std::process::id()));
         if staging.exists() {
             std::fs::remove_dir_all(&staging)?;
@@ -246,7 +660,7 @@ impl SearchIndex {
         let index = Index::create_in_dir(&staging, schema)?;
         Self::fill(&index, fields, book)?;
         drop(index);
-        std::fs::write(staging.join("rulebook.hash"), &book.hash)?;
+        std::fs::write(staging.join("rulebook.hash"), Self::stamp(book))?;
         let target = out.join(&name);
         if target.exists() {
             std::fs::remove_dir_all(&target)?;
@@ -282,8 +696,8 @@ impl SearchIndex {
         let current = std::fs::read_to_string(dir.join("CURRENT")).map_err(|_| format!("no index in {}", dir.display()))?;
         let path = dir.join(current.trim());
         let hash = std::fs::read_to_string(path.join("rulebook.hash")).map_err(|e| format!("{}: {e}", path.display()))?;
-        if hash.trim() != book.hash {
-            return Err(format!("the index in {} was built from another version of the rulebook", path.display()));
+        if hash.trim() != Self::stamp(book) {
+            return Err(format!("the index in {} was built from another version of the rulebook or of this program", path.display()));
         }
         let index = Index::open_in_dir(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let (_, fields) = schema();
@@ -294,6 +708,121 @@ impl SearchIndex {
         &self.vocabulary
     }
 
+    /// The closest rulebook word to a word the rulebook does not know: same first letter,
+    /// within one edit (two for longer words), the most frequent on ties.
+    fn correct_spelling(&self, word: &str) -> Option<&str> {
+        let n = word.chars().count();
+        let max = if n <= 5 { 1 } else { 2 };
+        let initial = word.chars().next()?;
+        let mut best: Option<(usize, u32, &str)> = None;
+        for cand in self.by_initial.get(&initial)? {
+            let m = cand.chars().count();
+            if m.abs_diff(n) > max {
+                continue;
+            }
+            let d = strsim::damerau_levenshtein(word, cand);
+            if d == 0 || d > max {
+                continue;
+            }
+            let freq = self.known_words.get(cand.as_str()).copied().unwrap_or(0);
+            if best.is_none_or(|(bd, bf, _)| d < bd || (d == bd && freq > bf)) {
+                best = Some((d, freq, cand.as_str()));
+            }
+        }
+        best.map(|(_, _, w)| w)
+    }
+
+    /// The weighted stems and bigrams of a free-text query.
+    fn query_terms(&self, query: &str) -> QueryTerms {
+        let t = &self.tuning;
+        let mut analyzer = self.analyzer.clone();
+        let (typed, mut expansions) = self.vocabulary.rewrite_parts(query);
+        let notation = notation_words(query);
+        expansions.extend(notation.iter().map(String::as_str));
+        let typed = normalise_notation(&typed);
+        let settings = self.vocabulary.settings_in(&format!("{typed} {}", expansions.join(" "))).into_iter().map(str::to_string).collect();
+        let mut terms = QueryTerms { stems: Vec::new(), bigrams: Vec::new(), typed: Vec::new(), settings };
+        let mut corrections = Vec::new();
+        for w in words(&typed) {
+            let mut alternatives = stems(&mut analyzer, &w);
+            if w.chars().count() >= 4 && w.chars().all(char::is_alphabetic) && !self.known_words.contains_key(&w) {
+                if let Some(c) = self.correct_spelling(&w) {
+                    alternatives.extend(stems(&mut analyzer, c));
+                    corrections.push(c.to_string());
+                }
+            }
+            alternatives.retain(|s| self.idf.contains_key(s));
+            if !alternatives.is_empty() && !terms.typed.contains(&alternatives) {
+                terms.typed.push(alternatives);
+            }
+        }
+        let typed_stems = stems(&mut analyzer, &typed);
+        for s in &typed_stems {
+            QueryTerms::add(&mut terms.stems, s.clone(), 1.0);
+        }
+        for w in typed_stems.windows(2) {
+            if w[0] != w[1] {
+                QueryTerms::add(&mut terms.bigrams, format!("{}_{}", w[0], w[1]), 1.0);
+            }
+        }
+        for c in &corrections {
+            for s in stems(&mut analyzer, c) {
+                QueryTerms::add(&mut terms.stems, s, t.correction);
+            }
+        }
+        for e in &expansions {
+            let e = normalise_notation(e);
+            let es = stems(&mut analyzer, &e);
+            for s in &es {
+                QueryTerms::add(&mut terms.stems, s.clone(), t.expansion);
+            }
+            for w in es.windows(2) {
+                if w[0] != w[1] {
+                    QueryTerms::add(&mut terms.bigrams, format!("{}_{}", w[0], w[1]), t.expansion);
+                }
+            }
+        }
+        terms
+    }
+
+    /// The page prior: each of the best-matching pages with its score.
+    fn page_scores(&self, terms: &QueryTerms) -> Vec<(String, f32)> {
+        let t = &self.tuning;
+        let f = self.page_fields;
+        if t.page <= 0.0 || t.pages == 0 {
+            return Vec::new();
+        }
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for (stem, w) in &terms.stems {
+            for (field, fw) in [(f.title, t.page_title), (f.summary, t.page_summary), (f.aliases, t.page_aliases), (f.keywords, t.page_keywords)] {
+                if fw > 0.0 {
+                    let q = TermQuery::new(Term::from_field_text(field, stem), IndexRecordOption::WithFreqs);
+                    clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), fw * w))));
+                }
+            }
+        }
+        if t.page_bigram > 0.0 {
+            for (bigram, w) in &terms.bigrams {
+                let q = TermQuery::new(Term::from_field_text(f.bigrams, bigram), IndexRecordOption::WithFreqs);
+                clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), t.page_bigram * w))));
+            }
+        }
+        if clauses.is_empty() {
+            return Vec::new();
+        }
+        let searcher = self.pages.searcher();
+        let Ok(top) = searcher.search(&BooleanQuery::new(clauses), &TopDocs::with_limit(t.pages).order_by_score()) else {
+            return Vec::new();
+        };
+        top.into_iter()
+            .filter_map(|(score, addr)| {
+                let doc = searcher.doc::<TantivyDocument>(addr).ok()?;
+                let id = doc.get_first(f.id)?.as_str()?.to_string();
+                Some((id, score))
+            })
+            .collect()
+    }
+
     /// Ranked passages for a free-text query, one per article.
     pub fn search(&self, book: &Rulebook, query: &str, limit: usize) -> Vec<Hit> {
         self.search_with(book, query, limit, true)
@@ -302,12 +831,25 @@ impl SearchIndex {
     /// Ranked passages; with `dedupe_articles` false, a FAQ entry and the law passage of the
     /// same article may both appear.
     pub fn search_with(&self, book: &Rulebook, query: &str, limit: usize, dedupe_articles: bool) -> Vec<Hit> {
+        let t = &self.tuning;
+        let f = self.fields;
         let limit = limit.clamp(1, 50);
         let query = &query.chars().take(1000).collect::<String>();
         let mut hits: Vec<Hit> = Vec::new();
         let mut seen = HashSet::new();
-        // Article numbers named in the query go first, in the order named.
-        for number in articles_in_query(query) {
+        // Article numbers named in the query go first, in the order named; when it names
+        // several, the article that cites them all (the rule that relates them) goes first.
+        let named = articles_in_query(query);
+        if named.len() >= 2 {
+            let relating = book.passages.iter().position(|p| {
+                p.kind == PageKind::Law && p.article.as_ref().is_some_and(|a| !named.contains(a)) && named.iter().all(|n| p.cites.contains(n))
+            });
+            if let Some(idx) = relating {
+                seen.insert(idx);
+                hits.push(self.hit(book, idx, 1000.0, "", "article"));
+            }
+        }
+        for number in named {
             if let Some(idx) = book.article_index(&number).or_else(|| {
                 book.resolve_article(&number).and_then(|p| book.passages.iter().position(|q| std::ptr::eq(q, p)))
             }) {
@@ -317,28 +859,38 @@ impl SearchIndex {
             }
         }
         let stripped = article_query_re().replace_all(query, " ");
-        let rewritten = normalise_notation(&self.vocabulary.rewrite(&stripped));
-        let cleaned: String = rewritten
-            .chars()
-            .map(|c| if c.is_alphanumeric() { c } else { ' ' })
-            .collect();
+        let terms = self.query_terms(&stripped);
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        if !cleaned.trim().is_empty() {
-            let (parsed, _errors) = self.parser.parse_query_lenient(&cleaned);
-            clauses.push((Occur::Should, parsed));
-            for word in cleaned.split_whitespace() {
-                if word.len() >= 4 && word.chars().all(|c| c.is_alphabetic()) && !self.known_words.contains(word) {
-                    let distance = if word.chars().count() <= 5 { 1 } else { 2 };
-                    let fuzzy = FuzzyTermQuery::new(Term::from_field_text(self.fields.raw, word), distance, true);
-                    clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(fuzzy), 2.0))));
+        for (stem, w) in &terms.stems {
+            let mut per_field: Vec<Box<dyn Query>> = Vec::new();
+            for (field, fw) in [(f.title, t.title), (f.question, t.question), (f.parents, t.parents), (f.body, t.body), (f.body_flat, t.body_flat), (f.asked, t.asked)] {
+                if fw > 0.0 {
+                    let q = TermQuery::new(Term::from_field_text(field, stem), IndexRecordOption::WithFreqs);
+                    per_field.push(Box::new(BoostQuery::new(Box::new(q), fw * w)));
                 }
             }
+            if t.dismax >= 0.0 {
+                clauses.push((Occur::Should, Box::new(DisjunctionMaxQuery::with_tie_breaker(per_field, t.dismax))));
+            } else {
+                clauses.extend(per_field.into_iter().map(|q| (Occur::Should, q)));
+            }
+        }
+        if t.bigram > 0.0 {
+            for (bigram, w) in &terms.bigrams {
+                let q = TermQuery::new(Term::from_field_text(f.bigrams, bigram), IndexRecordOption::WithFreqs);
+                clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), t.bigram * w))));
+            }
+        }
+        let page_scores = self.page_scores(&terms);
+        for (page, score) in &page_scores {
+            let q = TermQuery::new(Term::from_field_text(f.page, page), IndexRecordOption::Basic);
+            clauses.push((Occur::Should, Box::new(ConstScoreQuery::new(Box::new(q), t.page * score))));
         }
         for c in whole_article_re().captures_iter(query) {
             let top = c.get(1).or(c.get(2)).or(c.get(3)).map(|m| m.as_str().to_ascii_uppercase());
             if let Some(page) = top.and_then(|t| book.law_page_for(&t)) {
-                let term = Term::from_field_text(self.fields.page, &page.id);
-                clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(TermQuery::new(term, IndexRecordOption::Basic)), 4.0))));
+                let term = Term::from_field_text(f.page, &page.id);
+                clauses.push((Occur::Should, Box::new(ConstScoreQuery::new(Box::new(TermQuery::new(term, IndexRecordOption::Basic)), 4.0))));
             }
         }
         if clauses.is_empty() {
@@ -346,65 +898,190 @@ impl SearchIndex {
         }
         let query_obj = BooleanQuery::new(clauses);
         let searcher = self.reader.searcher();
-        let Ok(top) = searcher.search(&query_obj, &TopDocs::with_limit(40).order_by_score()) else {
+        let Ok(top) = searcher.search(&query_obj, &TopDocs::with_limit(t.candidates.max(limit)).order_by_score()) else {
             return hits;
         };
-        // Decide which article a guide or FAQ passage stands for: among the articles it cites,
-        // the one whose own heading scored best for this query (else its first citation).
-        let mut ranked: Vec<(f32, usize)> = Vec::new();
+        let mut ranked: Vec<(f32, usize)> = Vec::with_capacity(top.len());
         for (score, addr) in top {
             let Ok(doc) = searcher.doc::<TantivyDocument>(addr) else { continue };
-            let Some(idx) = doc.get_first(self.fields.idx).and_then(|v| v.as_u64()).map(|v| v as usize) else { continue };
-            if idx < book.passages.len() {
-                let weight = match book.passages[idx].kind {
-                    crate::rulebook::PageKind::Law => 1.0,
-                    crate::rulebook::PageKind::Faq => 0.95,
-                    crate::rulebook::PageKind::Guide => 0.8,
-                };
-                ranked.push((score * weight, idx));
-            }
-        }
-        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let law_scores: std::collections::HashMap<&str, f32> = ranked
-            .iter()
-            .filter_map(|(s, i)| book.passages[*i].article.as_deref().map(|a| (a, *s)))
-            .rev()
-            .collect();
-        let snippets = SnippetGenerator::create(&searcher, &query_obj, self.fields.body).ok();
-        for (score, idx) in ranked {
-            if !seen.insert(idx) {
+            let Some(idx) = doc.get_first(f.idx).and_then(|v| v.as_u64()).map(|v| v as usize) else { continue };
+            let Some(p) = book.passages.get(idx) else { continue };
+            if t.intro_map == 3 && p.kind == PageKind::Law && p.article.is_none() {
                 continue;
             }
-            let snippet = snippets
+            let weight = match p.kind {
+                PageKind::Law if p.article.is_none() => t.intro,
+                PageKind::Law => 1.0,
+                PageKind::Faq => t.faq,
+                PageKind::Guide => t.guide,
+            };
+            let mut score = score * weight;
+            if t.question_match > 0.0 && p.kind == PageKind::Faq {
+                score *= 1.0 + t.question_match * self.title_match(&terms, idx);
+            }
+            if t.coverage > 0.0 && !terms.typed.is_empty() {
+                score *= self.coverage(&terms, idx).powf(t.coverage);
+            }
+            if t.title_match > 0.0 {
+                score *= 1.0 + t.title_match * self.title_match(&terms, idx);
+            }
+            ranked.push((score, idx));
+        }
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+        // The article each passage stands for.
+        let law_scores: HashMap<&str, f32> = ranked
+            .iter()
+            .rev()
+            .filter_map(|(s, i)| book.passages[*i].article.as_deref().map(|a| (a, *s)))
+            .collect();
+        let stands_for = |idx: usize| -> Option<String> {
+            let p = &book.passages[idx];
+            if p.article.is_some() {
+                return p.article.clone();
+            }
+            if p.kind == PageKind::Law && t.intro_map > 0 {
+                let page = book.page(&p.page)?;
+                let mut articles = page.passages.iter().filter_map(|&i| book.passages[i].article.as_deref());
+                return match t.intro_map {
+                    1 => articles.next().map(str::to_string),
+                    2 => {
+                        let first = articles.clone().next();
+                        articles
+                            .filter_map(|a| law_scores.get(a).map(|&s| (a, s)))
+                            .max_by(|a, b| a.1.total_cmp(&b.1))
+                            .map(|(a, _)| a)
+                            .or(first)
+                            .map(str::to_string)
+                    }
+                    _ => None,
+                };
+            }
+            let mut cited = p.cites.iter().filter(|c| book.article(c).is_some()).peekable();
+            if cited.peek().is_none() {
+                // A guide or FAQ introduction that cites nothing: its page's first citation.
+                let page = book.page(&p.page)?;
+                return page.passages.iter().flat_map(|&i| &book.passages[i].cites).find(|c| book.article(c).is_some()).cloned();
+            }
+            if t.map_first {
+                return cited.next().cloned();
+            }
+            let mut first = None;
+            let mut best: Option<(&String, f32)> = None;
+            for c in cited {
+                first.get_or_insert(c);
+                if let Some(&s) = law_scores.get(c.as_str()) {
+                    if best.is_none_or(|(_, b)| s > b) {
+                        best = Some((c, s));
+                    }
+                }
+            }
+            best.map(|(c, _)| c).or(first).cloned()
+        };
+        // Rules for a setting the query names (rapid, Chess960…) are preferred; rules for
+        // settings it does not name, a little less likely.
+        let ranked: Vec<(f32, usize, Option<String>)> = ranked
+            .into_iter()
+            .map(|(mut score, idx)| {
+                let article = stands_for(idx);
+                let page = match &article {
+                    Some(a) => book.article(a).map_or(book.passages[idx].page.as_str(), |p| p.page.as_str()),
+                    None => book.passages[idx].page.as_str(),
+                };
+                if terms.settings.iter().any(|s| s == page) {
+                    score *= t.setting;
+                } else if self.setting_pages.contains(page) {
+                    score *= t.setting_other;
+                }
+                (score, idx, article)
+            })
+            .collect();
+        let mut ranked = ranked;
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut candidates: Vec<(f32, usize, Option<String>)> = Vec::new();
+        if dedupe_articles {
+            // One entry per article: its best passage, plus a share of the runner-up.
+            let mut by_article: HashMap<String, (f32, usize, f32)> = HashMap::new();
+            for (score, idx, article) in &ranked {
+                let (score, idx) = (*score, *idx);
+                match article.clone() {
+                    Some(a) => {
+                        let e = by_article.entry(a.clone()).or_insert((score, idx, 0.0));
+                        if e.1 != idx && e.2 == 0.0 {
+                            e.2 = score;
+                        }
+                    }
+                    None => candidates.push((score, idx, None)),
+                }
+            }
+            for (a, (best, idx, second)) in by_article {
+                candidates.push((best + t.support * second, idx, Some(a)));
+            }
+            candidates.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        } else {
+            candidates = ranked;
+        }
+        let mut snippets: Option<Option<SnippetGenerator>> = None;
+        for (score, idx, article) in candidates {
+            if hits.len() >= limit {
+                break;
+            }
+            if !seen.insert(idx) || (dedupe_articles && article.is_some() && hits.iter().any(|h| h.article == article)) {
+                continue;
+            }
+            let generator = snippets.get_or_insert_with(|| self.snippet_generator(&searcher, &terms));
+            let snippet = generator
                 .as_ref()
                 .map(|g| g.snippet(&normalise_notation(&book.passages[idx].text)).to_html())
                 .unwrap_or_default();
             let mut hit = self.hit(book, idx, score, &snippet, "search");
-            let p = &book.passages[idx];
-            if p.article.is_none() {
-                let best = p
-                    .cites
-                    .iter()
-                    .filter_map(|c| law_scores.get(c.as_str()).map(|s| (c, *s)))
-                    .max_by(|a, b| a.1.total_cmp(&b.1));
-                if let Some((c, _)) = best {
-                    hit.article = Some(c.clone());
-                }
+            if article.is_some() {
+                hit.article = article;
             }
             hits.push(hit);
-            if hits.len() >= limit * 4 {
-                break;
+        }
+        hits
+    }
+
+    /// The share, by inverse document frequency, of the typed words that a passage (with its
+    /// page) contains.
+    fn coverage(&self, terms: &QueryTerms, idx: usize) -> f32 {
+        let have = &self.all_stems[idx];
+        let (mut got, mut total) = (0.0, 0.0);
+        for alternatives in &terms.typed {
+            let weight = alternatives.iter().filter_map(|s| self.idf.get(s)).fold(0.0f32, |a, &b| a.max(b));
+            total += weight;
+            if alternatives.iter().any(|s| have.binary_search(s).is_ok()) {
+                got += weight;
             }
         }
-        if dedupe_articles {
-            let mut arts = HashSet::new();
-            hits.retain(|h| match &h.article {
-                Some(a) => arts.insert(a.clone()),
-                None => true,
-            });
+        if total > 0.0 { got / total } else { 1.0 }
+    }
+
+    /// The share, by inverse document frequency, of a passage heading's words that the query
+    /// contains (typed or added by the vocabulary).
+    fn title_match(&self, terms: &QueryTerms, idx: usize) -> f32 {
+        let title = &self.title_stems[idx];
+        let (mut got, mut total) = (0.0, 0.0);
+        for s in title {
+            let weight = self.idf.get(s).copied().unwrap_or(1.0);
+            total += weight;
+            if terms.stems.iter().any(|(q, _)| q == s) {
+                got += weight;
+            }
         }
-        hits.truncate(limit);
-        hits
+        if total > 0.0 { got / total } else { 0.0 }
+    }
+
+    fn snippet_generator(&self, searcher: &Searcher, terms: &QueryTerms) -> Option<SnippetGenerator> {
+        let clauses: Vec<(Occur, Box<dyn Query>)> = terms
+            .stems
+            .iter()
+            .map(|(s, _)| {
+                let q: Box<dyn Query> = Box::new(TermQuery::new(Term::from_field_text(self.fields.body, s), IndexRecordOption::WithFreqs));
+                (Occur::Should, q)
+            })
+            .collect();
+        SnippetGenerator::create(searcher, &BooleanQuery::new(clauses), self.fields.body).ok()
     }
 
     fn hit(&self, book: &Rulebook, idx: usize, score: f32, snippet: &str, matched_by: &'static str) -> Hit {
@@ -442,3 +1119,32 @@ impl SearchIndex {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn misspellings_are_corrected_to_rulebook_words() {
+        let book = Rulebook::embedded().unwrap();
+        let index = SearchIndex::build_in_memory(&book, Vocabulary::embedded()).unwrap();
+        assert_eq!(index.correct_spelling("promotoin"), Some("promotion"));
+        assert_eq!(index.correct_spelling("arbitr"), Some("arbiter"));
+    }
+
+    #[test]
+    fn notation_is_read() {
+        let words = notation_words("Nbd7 or N8d7 which one");
+        assert!(words.iter().any(|w| w.contains("ambiguous")), "{words:?}");
+        assert!(notation_words("long algebraic Ng1f3 ok?").iter().any(|w| w.contains("long algebraic")));
+        assert!(notation_words("descriptive notation P-K4").iter().any(|w| w.contains("descriptive")));
+        assert_eq!(notation_words("K+N vs K+P flag fall"), vec!["king knight", "king pawn"]);
+        assert!(notation_words("e8=Q ok?").iter().any(|w| w.contains("promotion queen")));
+        assert!(notation_words("Is it a draw?").is_empty());
+    }
+
+    #[test]
+    fn bigrams_skip_stop_words() {
+        let mut a = english_analyzer();
+        assert_eq!(bigram_text(&mut a, "touch the piece"), "touch_piec ");
+    }
+}

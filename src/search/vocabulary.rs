@@ -12,6 +12,10 @@ pub struct Vocabulary {
     pub correct: BTreeMap<String, String>,
     #[serde(default)]
     pub expand: BTreeMap<String, String>,
+    /// Words naming a setting with rules of its own (rapid, blitz, Chess960, blind
+    /// players, adjourned games) → the law pages that hold those rules.
+    #[serde(default)]
+    pub settings: BTreeMap<String, Vec<String>>,
 }
 
 pub const EMBEDDED: &str = include_str!("../../rulebook/vocabulary.toml");
@@ -28,6 +32,13 @@ impl Vocabulary {
     /// Lower-cases, corrects known misspellings and appends the expansions of every phrase
     /// found on word boundaries.
     pub fn rewrite(&self, query: &str) -> String {
+        let (typed, extra) = self.rewrite_parts(query);
+        if extra.is_empty() { typed } else { format!("{typed} {}", extra.join(" ")) }
+    }
+
+    /// The query as typed (lower-cased, misspellings corrected, punctuation spaced out) and,
+    /// apart, the expansions of the phrases it contains.
+    pub fn rewrite_parts(&self, query: &str) -> (String, Vec<&str>) {
         let lowered = query.to_lowercase().replace(['’', '‘'], "'");
         let words: Vec<String> = lowered
             .split_whitespace()
@@ -56,7 +67,33 @@ impl Vocabulary {
                 extra.push(expansion.as_str());
             }
         }
-        if extra.is_empty() { padded } else { format!("{padded} {}", extra.join(" ")) }
+        (padded, extra)
+    }
+}
+
+impl Vocabulary {
+    /// The law pages of the settings a rewritten query names.
+    pub fn settings_in(&self, rewritten: &str) -> Vec<&str> {
+        let haystack = format!(" {rewritten} ");
+        let mut pages: Vec<&str> = Vec::new();
+        for (phrase, ids) in &self.settings {
+            if haystack.contains(&format!(" {phrase} ")) {
+                for id in ids {
+                    if !pages.contains(&id.as_str()) {
+                        pages.push(id);
+                    }
+                }
+            }
+        }
+        pages
+    }
+
+    /// Every page some setting points to.
+    pub fn setting_pages(&self) -> Vec<&str> {
+        let mut pages: Vec<&str> = self.settings.values().flatten().map(String::as_str).collect();
+        pages.sort_unstable();
+        pages.dedup();
+        pages
     }
 }
 

@@ -1,0 +1,810 @@
+//! What is wrong with each game of a PGN, as findings on byte spans: illegal, ambiguous and
+//! unreadable moves, wrong check and mate signs, moves after the game ended, results that the
+//! final position contradicts, and the draw claims that became available on the way.
+//!
+//! Every ply is checked cheaply with shakmaty (legality, check, mate, stalemate, repetition by
+//! the FIDE identity of 9.2.3, the 50/75-move clock, insufficient material); the helpmate
+//! solver runs only at the end of a game, for dead positions (5.2.2) and for results a side
+//! could not have won. Findings are cached per game (keyed by the game's text), so an edit
+//! re-checks only the game it touched.
+
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+
+use shakmaty::fen::Fen;
+use shakmaty::san::San;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Position, Setup};
+
+use super::movetext::{GameText, MoveToken, PgnText, Severity, Span, is_result, normalise_result};
+use crate::rules::RulesError;
+use crate::rules::describe::{capitalised, role_name};
+use crate::rules::game::{move_number, parse_fen};
+use crate::rules::legality::MoveRejection;
+use crate::rules::notation::{normalise_san, resolve_move};
+use crate::rules::winnability::{SolverBudget, winnability};
+
+/// One thing to tell the user about a span of the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub span: Span,
+    pub severity: Severity,
+    pub message: String,
+    /// The deciding article (the diagnostic's code), when a rule decides it.
+    pub article: Option<String>,
+    /// `syntax`, `variant`, `fen`, `notation`, `ambiguous`, `illegal_move`, `capture_mark`,
+    /// `check_sign`, `after_end`, `result`, `result_tag`, `claim`, `internal`.
+    pub kind: &'static str,
+}
+
+impl Finding {
+    fn new(span: Span, severity: Severity, kind: &'static str, article: Option<&str>, message: String) -> Finding {
+        Finding { span, severity, message, article: article.map(str::to_string), kind }
+    }
+}
+
+/// The start of a game: the position, the castling rules, and notes about the FEN.
+#[derive(Debug, Clone)]
+pub struct Start {
+    pub pos: Chess,
+    pub mode: CastlingMode,
+    pub warnings: Vec<Finding>,
+}
+
+/// Reads the `[Variant]`, `[FEN]` and `[SetUp]` tags. Chess960 comes from the variant tag or
+/// from X-FEN/Shredder castling letters in the FEN.
+pub fn start_position(game: &GameText) -> Result<Start, Finding> {
+    let chess960 = match game.tag("Variant") {
+        None => false,
+        Some(tag) => {
+            let v = tag.value.trim().to_ascii_lowercase();
+            if matches!(v.as_str(), "" | "standard" | "chess" | "normal" | "from position" | "fromposition") {
+                false
+            } else if v.contains("960") || v.contains("fischer") {
+                true
+            } else {
+                return Err(Finding::new(
+                    tag.value_span.clone(),
+                    Severity::Information,
+                    "variant",
+                    None,
+                    format!("the variant {:?} is not chess under the FIDE Laws, so this game is not checked", tag.value),
+                ));
+            }
+        }
+    };
+    let Some(tag) = game.tag("FEN") else {
+        let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+        let pos = Chess::from_setup(Setup::default(), mode).unwrap_or_default();
+        return Ok(Start { pos, mode, warnings: Vec::new() });
+    };
+    let (pos, mode, notes) = parse_fen(&tag.value).map_err(|e| {
+        let article = matches!(e, RulesError::IllegalPosition { .. }).then_some("3.10.3");
+        Finding::new(tag.value_span.clone(), Severity::Error, "fen", article, format!("the FEN tag cannot be used: {e}"))
+    })?;
+    let warnings: Vec<Finding> = notes
+        .into_iter()
+        .map(|n| {
+            let article = if n.contains("3.8.2.1") {
+                Some("3.8.2.1")
+            } else if n.contains("3.7.3.1") {
+                Some("3.7.3.1")
+            } else {
+                None
+            };
+            Finding::new(tag.value_span.clone(), Severity::Warning, "fen", article, n)
+        })
+        .collect();
+    if chess960 && mode == CastlingMode::Standard {
+        // KQkq in a Chess960 game means the outermost rooks (X-FEN).
+        if let Ok(fen) = tag.value.trim().parse::<Fen>() {
+            let pos960 = match Chess::from_setup(fen.into_setup(), CastlingMode::Chess960) {
+                // The rights the standard reading dropped are valid here.
+                Ok(p) => Some((p, warnings.iter().filter(|w| w.article.as_deref() != Some("3.8.2.1")).cloned().collect())),
+                Err(e) => e.ignore_invalid_castling_rights().ok().map(|p| (p, warnings.clone())),
+            };
+            if let Some((p, warnings)) = pos960 {
+                return Ok(Start { pos: p, mode: CastlingMode::Chess960, warnings });
+            }
+        }
+    }
+    Ok(Start { pos, mode: if chess960 { CastlingMode::Chess960 } else { mode }, warnings })
+}
+
+/// "12. Nf3" or "12...Nf6": the move as a scoresheet would show it.
+pub fn label(pos: &Chess, raw: &str) -> String {
+    let number = move_number(pos);
+    if pos.turn() == Color::White { format!("{number} {raw}") } else { format!("{number}{raw}") }
+}
+
+/// Splits the check/mate sign off a move: ("Qh5", "#").
+pub fn split_sign(raw: &str) -> (&str, &str) {
+    let body = raw.trim_end_matches(['+', '#']);
+    (body, &raw[body.len()..])
+}
+
+/// The article numbers of Appendix C as the rulebook (and FIDE) number them: ambiguity is
+/// C.10, capture marks C.9.
+fn appendix_c_article(rej: &MoveRejection) -> Vec<String> {
+    rej.articles
+        .iter()
+        .map(|a| match (rej.kind, a.as_str()) {
+            ("ambiguous", "C.9") => "C.10".to_string(),
+            ("not_a_capture", "C.6") => "C.9".to_string(),
+            _ => a.clone(),
+        })
+        .collect()
+}
+
+fn rejection_finding(rej: &MoveRejection, span: &Span, label: &str) -> Finding {
+    let articles = appendix_c_article(rej);
+    if rej.kind == "notation" && articles.iter().all(|a| a == "C.1") {
+        return Finding::new(
+            span.clone(),
+            Severity::Error,
+            "notation",
+            Some("C"),
+            format!("{label} cannot be read as a move: {}", rej.reason),
+        );
+    }
+    let article = articles.first().cloned().unwrap_or_else(|| "3.10.2".into());
+    let (kind, mut message) = if rej.kind == "ambiguous" {
+        ("ambiguous", format!("{label} {}", rej.reason.replace("(C.9)", "(C.10)")))
+    } else {
+        ("illegal_move", format!("{label} is illegal: it {}", rej.reason))
+    };
+    if !message.contains(article.as_str()) {
+        message.push_str(&format!(" ({article})"));
+    }
+    Finding { span: span.clone(), severity: Severity::Error, message, article: Some(article), kind }
+}
+
+/// A move written with a wrong capture mark ("Nxf3" onto an empty square, "Bc6" taking a
+/// piece): the move is still clear, so the game goes on with a note.
+fn capture_mark(pos: &Chess, raw: &str, span: &Span, label: &str) -> Option<(Move, Finding)> {
+    let tidy = normalise_san(raw)?;
+    let San::Normal { role, file, rank, capture, to, promotion } = San::from_ascii(tidy.as_bytes()).ok()? else {
+        return None;
+    };
+    let flipped = San::Normal { role, file, rank, capture: !capture, to, promotion };
+    let m = flipped.to_move(pos).ok()?;
+    let proper = San::from_move(pos, m).to_string();
+    let finding = if capture {
+        Finding::new(
+            span.clone(),
+            Severity::Warning,
+            "capture_mark",
+            Some("C.9"),
+            format!("{label} is written as a capture, but {to} is empty: the move is {proper}, without x (C.9)"),
+        )
+    } else {
+        let taken = m.capture().map(role_name).unwrap_or("piece");
+        Finding::new(
+            span.clone(),
+            Severity::Information,
+            "capture_mark",
+            Some("C.9"),
+            format!(
+                "{label} captures the {taken} on {to}: PGN marks every capture with x ({proper}); a FIDE scoresheet may leave it out (C.9, C.13.3)"
+            ),
+        )
+    };
+    Some((m, finding))
+}
+
+/// The legal move `raw` denotes, with a note when its notation is off; or the finding that
+/// explains why it is not a legal move (the checker's reason and article).
+pub fn resolve(pos: &Chess, raw: &str, mode: CastlingMode, span: &Span, label: &str) -> Result<(Move, Option<Finding>), Finding> {
+    let (body, _) = split_sign(raw);
+    if let Ok(san) = San::from_ascii(body.as_bytes())
+        && let Ok(m) = san.to_move(pos)
+    {
+        return Ok((m, None));
+    }
+    match resolve_move(pos, raw, mode) {
+        Ok(m) => Ok((m, None)),
+        Err(rej) => {
+            if matches!(rej.kind, "not_a_capture" | "wrong_way")
+                && let Some((m, f)) = capture_mark(pos, raw, span, label)
+            {
+                return Ok((m, Some(f)));
+            }
+            Err(rejection_finding(&rej, span, label))
+        }
+    }
+}
+
+/// FIDE identity of a position (9.2.3): pieces, side to move, castling rights, legal e.p.
+pub fn identity(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// How a game ended by rule, on the board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ending {
+    /// Plies played when it ended (0 = the start position).
+    pub ply: usize,
+    pub result: &'static str,
+    pub article: &'static str,
+    /// "White is checkmated after 2...Qh4#".
+    pub explanation: String,
+}
+
+fn at_phrase(last: Option<&str>) -> String {
+    match last {
+        Some(l) => format!("after {l}"),
+        None => "in the start position".into(),
+    }
+}
+
+/// Whether the game is over in `pos` by a rule that needs no claim (cheap tests only).
+fn ending_by_rule(pos: &Chess, legal: &MoveList, occurrences: u32, ply: usize, last: Option<&str>) -> Option<Ending> {
+    let at = at_phrase(last);
+    let turn = pos.turn();
+    if legal.is_empty() {
+        return Some(if pos.is_check() {
+            Ending {
+                ply,
+                result: if turn == Color::White { "0-1" } else { "1-0" },
+                article: "5.1.1",
+                explanation: format!("{} is checkmated {at}", capitalised(turn)),
+            }
+        } else {
+            Ending { ply, result: "1/2-1/2", article: "5.2.1", explanation: format!("{} is stalemated {at}", capitalised(turn)) }
+        });
+    }
+    if occurrences >= 5 {
+        return Some(Ending {
+            ply,
+            result: "1/2-1/2",
+            article: "9.6.1",
+            explanation: format!("the position {at} has occurred five times"),
+        });
+    }
+    if pos.halfmoves() >= 150 {
+        return Some(Ending {
+            ply,
+            result: "1/2-1/2",
+            article: "9.6.2",
+            explanation: format!("{at}, 75 moves by each player have been made without a capture or a pawn move"),
+        });
+    }
+    if pos.is_insufficient_material() {
+        return Some(Ending {
+            ply,
+            result: "1/2-1/2",
+            article: "5.2.2",
+            explanation: format!("{at} neither side has the material to checkmate: the position is dead"),
+        });
+    }
+    None
+}
+
+fn sign_finding(raw: &str, label: &str, span: &Span, pos: &Chess, legal: &MoveList, check: bool) -> Option<Finding> {
+    let (_, sign) = split_sign(raw);
+    let mate = check && legal.is_empty();
+    let says_mate = sign.contains('#') || sign == "++";
+    let says_check = !says_mate && sign.contains('+');
+    let warn = |article: &str, message: String| Some(Finding::new(span.clone(), Severity::Warning, "check_sign", Some(article), message));
+    if says_mate && !mate {
+        if check {
+            let reply = legal.first().map(|m| label_san(pos, *m)).unwrap_or_default();
+            return warn(
+                "C.13.5",
+                format!("{label} is marked as mate, but it is only check: {} can answer {reply} (5.1.1, C.13.5)", capitalised(pos.turn())),
+            );
+        }
+        return warn("C.13.5", format!("{label} is marked as mate, but it gives no check at all (C.13.5)"));
+    }
+    if says_check && !check {
+        return warn("C.13.4", format!("{label} is marked as check, but it gives no check (C.13.4, 3.9.1)"));
+    }
+    if mate && !says_mate {
+        return warn("C.13.5", format!("{label} is checkmate: mark it with # (C.13.5); the game ends with it (5.1.1)"));
+    }
+    None
+}
+
+fn label_san(pos: &Chess, m: Move) -> String {
+    label(pos, &San::from_move(pos, m).to_string())
+}
+
+fn can_mate(pos: &Chess, mode: CastlingMode, color: Color, budget: SolverBudget) -> Option<bool> {
+    winnability(pos, mode, color, budget).decided()
+}
+
+fn is_dead(pos: &Chess, mode: CastlingMode, budget: SolverBudget) -> bool {
+    pos.is_insufficient_material()
+        || (can_mate(pos, mode, Color::White, budget) == Some(false) && can_mate(pos, mode, Color::Black, budget) == Some(false))
+}
+
+/// The state of the final position, for checking the written result.
+enum Verdict {
+    Over(Ending),
+    Open { white_can_mate: Option<bool>, black_can_mate: Option<bool> },
+}
+
+/// Checks one game; spans are offsets into `text`.
+pub fn analyse_game(text: &str, game: &GameText, budget: SolverBudget) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let start = match start_position(game) {
+        Ok(s) => s,
+        Err(f) => {
+            out.push(f);
+            return out;
+        }
+    };
+    out.extend(start.warnings.iter().cloned());
+    let mode = start.mode;
+    let mut pos = start.pos.clone();
+    let mut history: Vec<Chess> = Vec::with_capacity(game.moves.len() + 1);
+    history.push(pos.clone());
+    // Occurrences of each position since the last irreversible move (a capture, a pawn move):
+    // no position before one can ever occur again.
+    let mut counts: HashMap<u64, u32> = HashMap::new();
+    counts.insert(identity(&pos), 1);
+    let mut repeated = 0usize;
+    let mut threefold_claimable = [false; 2];
+    let mut fifty_hinted = (false, false);
+    let mut ending = ending_by_rule(&pos, &pos.legal_moves(), 1, 0, None);
+    for (k, tok) in game.moves.iter().enumerate() {
+        let MoveToken { span } = tok;
+        let raw = &text[span.clone()];
+        let label = label(&pos, raw);
+        if let Some(end) = &ending {
+            // One diagnostic for the moves after the end; the result is still checked.
+            out.push(after_end(span, &label, end));
+            break;
+        }
+        let m = match resolve(&pos, raw, mode, span, &label) {
+            Ok((m, note)) => {
+                out.extend(note);
+                m
+            }
+            Err(f) => {
+                // One diagnostic per game: the rest of it cannot be checked.
+                out.push(f);
+                return out;
+            }
+        };
+        pos.play_unchecked(m);
+        let legal = pos.legal_moves();
+        let check = pos.is_check();
+        out.extend(sign_finding(raw, &label, span, &pos, &legal, check));
+        if m.is_zeroing() {
+            counts.clear();
+            repeated = 0;
+        }
+        let id = identity(&pos);
+        let count = {
+            let c = counts.entry(id).or_insert(0);
+            *c += 1;
+            *c
+        };
+        if count == 2 {
+            repeated += 1;
+        }
+        history.push(pos.clone());
+        ending = ending_by_rule(&pos, &legal, count, k + 1, Some(&label));
+        if ending.is_some() {
+            continue;
+        }
+        let side = capitalised(pos.turn());
+        // Threefold repetition (9.2): a hint when a claim becomes available to the player to
+        // move (now, or by declaring the next move), not again while it stays available.
+        let now = count >= 3;
+        let mut by_move = Vec::new();
+        if !now && repeated > 0 {
+            for m2 in legal.iter().filter(|m2| !m2.is_zeroing()) {
+                let mut p2 = pos.clone();
+                p2.play_unchecked(*m2);
+                if counts.get(&identity(&p2)).copied().unwrap_or(0) >= 2 {
+                    by_move.push(San::from_move(&pos, *m2).to_string());
+                }
+            }
+        }
+        let claimable = now || !by_move.is_empty();
+        let turn = pos.turn() as usize;
+        if claimable && !threefold_claimable[turn] {
+            out.push(if now {
+                Finding::new(
+                    span.clone(),
+                    Severity::Information,
+                    "claim",
+                    Some("9.2.2"),
+                    format!("After {label} this position has occurred {count} times: {side}, having the move, may claim a draw (9.2.2)"),
+                )
+            } else {
+                Finding::new(
+                    span.clone(),
+                    Severity::Information,
+                    "claim",
+                    Some("9.2.1"),
+                    format!(
+                        "After {label}, {side} may claim a draw by writing {} on the scoresheet and declaring the claim to the arbiter instead of playing it: the position would occur for the third time (9.2.1)",
+                        by_move.join(" or ")
+                    ),
+                )
+            });
+        }
+        threefold_claimable[turn] = claimable;
+        // Fifty moves (9.3).
+        let clock = pos.halfmoves();
+        if clock < 99 {
+            fifty_hinted = (false, false);
+        } else if clock >= 100 {
+            if !fifty_hinted.1 {
+                fifty_hinted.1 = true;
+                out.push(Finding::new(span.clone(), Severity::Information, "claim", Some("9.3.2"), format!(
+                    "After {label}, the last 50 moves by each player contain no capture and no pawn move: {side}, having the move, may claim a draw (9.3.2)"
+                )));
+            }
+        } else if !fifty_hinted.0 {
+            let sans: Vec<String> = legal
+                .iter()
+                .filter(|m2| !m2.is_zeroing())
+                .filter(|m2| {
+                    let mut p2 = pos.clone();
+                    p2.play_unchecked(**m2);
+                    !p2.legal_moves().is_empty()
+                })
+                .take(3)
+                .map(|m2| San::from_move(&pos, *m2).to_string())
+                .collect();
+            if !sans.is_empty() {
+                fifty_hinted.0 = true;
+                out.push(Finding::new(span.clone(), Severity::Information, "claim", Some("9.3.1"), format!(
+                    "After {label}, {side} may claim a draw by writing a move without a capture or a pawn move (such as {}) on the scoresheet and declaring the claim instead of playing it: that move would complete 50 moves by each player without either (9.3.1)",
+                    sans.join(", ")
+                )));
+            }
+        }
+    }
+
+    // The end of the game: was the final position dead (5.2.2)? Ask the solver once.
+    let verdict = match ending {
+        Some(e) => Verdict::Over(e),
+        None => {
+            let last = history.len() - 1;
+            let written: Vec<&str> = written_results(game).into_iter().map(|(_, r)| r).collect();
+            let white = can_mate(&pos, mode, Color::White, budget);
+            let black = if white == Some(true) && !written.contains(&"0-1") { None } else { can_mate(&pos, mode, Color::Black, budget) };
+            if white == Some(false) && black == Some(false) {
+                // Dead positions stay dead, so the first dead one is found by bisection.
+                let (mut lo, mut hi) = (0usize, last);
+                while lo < hi {
+                    let mid = (lo + hi) / 2;
+                    if is_dead(&history[mid], mode, budget) { hi = mid } else { lo = mid + 1 }
+                }
+                let last_label = (lo > 0).then(|| label(&history[lo - 1], &text[game.moves[lo - 1].span.clone()]));
+                let ending = Ending {
+                    ply: lo,
+                    result: "1/2-1/2",
+                    article: "5.2.2",
+                    explanation: format!(
+                        "{} neither side can checkmate by any series of legal moves: the position is dead",
+                        at_phrase(last_label.as_deref())
+                    ),
+                };
+                if lo < last {
+                    let tok = &game.moves[lo];
+                    let l = label(&history[lo], &text[tok.span.clone()]);
+                    out.push(after_end(&tok.span, &l, &ending));
+                }
+                Verdict::Over(ending)
+            } else {
+                Verdict::Open { white_can_mate: white, black_can_mate: black }
+            }
+        }
+    };
+    check_results(game, &verdict, &mut out);
+    out
+}
+
+fn after_end(span: &Span, label: &str, end: &Ending) -> Finding {
+    Finding::new(
+        span.clone(),
+        Severity::Error,
+        "after_end",
+        Some(end.article),
+        format!("{label} was played after the game had ended: {} ({}); moves after the end do not count", end.explanation, end.article),
+    )
+}
+
+/// The results written for a game: the movetext's, then the Result tag's when it says
+/// something else (or when the movetext has none).
+fn written_results(game: &GameText) -> Vec<(Span, &str)> {
+    let token = game.result.as_ref().map(|(s, r)| (s.clone(), normalise_result(r)));
+    let tag = game.tag("Result").map(|t| (t.value_span.clone(), normalise_result(t.value.trim()))).filter(|(_, r)| is_result(r));
+    let mut out = Vec::new();
+    if let Some(t) = &token {
+        out.push(t.clone());
+    }
+    if let Some(t) = tag
+        && token.as_ref().is_none_or(|(_, r)| *r != t.1)
+    {
+        out.push(t);
+    }
+    out
+}
+
+fn check_results(game: &GameText, verdict: &Verdict, out: &mut Vec<Finding>) {
+    if let (Some((_, token)), Some(tag)) = (&game.result, game.tag("Result")) {
+        let (token, tagged) = (normalise_result(token), normalise_result(tag.value.trim()));
+        if token != tagged {
+            out.push(Finding::new(
+                tag.value_span.clone(),
+                Severity::Warning,
+                "result_tag",
+                None,
+                format!("the Result tag says {tagged:?} but the movetext ends with {token}: the two must agree"),
+            ));
+        }
+    }
+    for (span, written) in written_results(game) {
+        match verdict {
+            Verdict::Over(e) => {
+                if written == "*" {
+                    out.push(Finding::new(
+                        span,
+                        Severity::Warning,
+                        "result",
+                        Some(e.article),
+                        format!("the game is over: {} ({}), so its result is {}, not *", e.explanation, e.article, e.result),
+                    ));
+                } else if written != e.result {
+                    out.push(Finding::new(
+                        span,
+                        Severity::Error,
+                        "result",
+                        Some(e.article),
+                        format!(
+                            "{written} contradicts the final position: {} ({}), so the result is {}",
+                            e.explanation, e.article, e.result
+                        ),
+                    ));
+                }
+            }
+            Verdict::Open { white_can_mate, black_can_mate } => {
+                let (winner, loser, can) = match written {
+                    "1-0" => ("White", "Black", white_can_mate),
+                    "0-1" => ("Black", "White", black_can_mate),
+                    _ => continue,
+                };
+                if *can == Some(false) {
+                    out.push(Finding::new(span, Severity::Warning, "result", Some("5.1.2"), format!(
+                        "{written} does not fit the final position: {winner} cannot checkmate by any series of legal moves, so {loser}'s resignation (5.1.2) or flag (6.9) would only give a draw"
+                    )));
+                }
+            }
+        }
+    }
+}
+
+/// The findings of a whole text, with a cache of each game's findings keyed by its text.
+pub struct Analyzer {
+    pub budget: SolverBudget,
+    cache: HashMap<blake3::Hash, Arc<[Finding]>>,
+}
+
+impl Default for Analyzer {
+    fn default() -> Self {
+        Analyzer::new(SolverBudget(Some(std::time::Duration::from_millis(25))))
+    }
+}
+
+impl Analyzer {
+    pub fn new(budget: SolverBudget) -> Analyzer {
+        Analyzer { budget, cache: HashMap::new() }
+    }
+
+    /// Games checked from scratch on the last call (the others came from the cache).
+    pub fn analyse(&mut self, text: &str, pgn: &PgnText) -> Vec<Finding> {
+        let mut out: Vec<Finding> = pgn
+            .problems
+            .iter()
+            .map(|p| Finding { span: p.span.clone(), severity: p.severity, message: p.message.clone(), article: None, kind: "syntax" })
+            .collect();
+        let mut next: HashMap<blake3::Hash, Arc<[Finding]>> = HashMap::with_capacity(pgn.games.len());
+        for game in &pgn.games {
+            let base = game.span.start;
+            let key = blake3::hash(text[game.span.clone()].as_bytes());
+            let relative = match self.cache.remove(&key).or_else(|| next.get(&key).cloned()) {
+                Some(r) => r,
+                None => {
+                    let found = guarded_game(text, game, self.budget);
+                    found
+                        .into_iter()
+                        .map(|mut f| {
+                            f.span = f.span.start - base..f.span.end - base;
+                            f
+                        })
+                        .collect()
+                }
+            };
+            out.extend(relative.iter().map(|f| Finding { span: f.span.start + base..f.span.end + base, ..f.clone() }));
+            next.insert(key, relative);
+        }
+        self.cache = next;
+        out
+    }
+}
+
+/// Checks a game; a panic inside becomes one finding instead of taking the server down.
+fn guarded_game(text: &str, game: &GameText, budget: SolverBudget) -> Vec<Finding> {
+    match catch_unwind(AssertUnwindSafe(|| analyse_game(text, game, budget))) {
+        Ok(found) => found,
+        Err(_) => {
+            tracing::error!(start = game.span.start, "checking a game panicked");
+            let first = game.moves.first().map(|m| m.span.clone()).unwrap_or(game.span.start..game.span.start);
+            vec![Finding::new(
+                first,
+                Severity::Warning,
+                "internal",
+                None,
+                "the arbiter failed while checking this game (an internal error, logged on stderr)".into(),
+            )]
+        }
+    }
+}
+
+/// Everything about a text at once (no cache).
+pub fn analyse(text: &str, budget: SolverBudget) -> Vec<Finding> {
+    let pgn = super::movetext::read(text);
+    Analyzer::new(budget).analyse(text, &pgn)
+}
+
+/// The position before main-line move `index` of a game, replayed with the same rules as the
+/// diagnostics; `Err` says why that move is not reached (an earlier illegal move, the end).
+pub struct Replay {
+    pub start: Start,
+    pub moves: Vec<Move>,
+    pub positions: Vec<Chess>,
+}
+
+/// Replays a game's main line until its end, an illegal move, or `upto` moves.
+pub fn replay(text: &str, game: &GameText, upto: usize) -> Result<Replay, Finding> {
+    let start = start_position(game)?;
+    let mut pos = start.pos.clone();
+    let mut moves = Vec::new();
+    let mut positions = vec![pos.clone()];
+    for tok in game.moves.iter().take(upto) {
+        let raw = &text[tok.span.clone()];
+        let l = label(&pos, raw);
+        let (m, _) = resolve(&pos, raw, start.mode, &tok.span, &l)?;
+        pos.play_unchecked(m);
+        moves.push(m);
+        positions.push(pos.clone());
+    }
+    Ok(Replay { start, moves, positions })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn findings(text: &str) -> Vec<Finding> {
+        analyse(text, SolverBudget(None))
+    }
+
+    fn at<'a>(text: &'a str, f: &Finding) -> &'a str {
+        &text[f.span.clone()]
+    }
+
+    #[test]
+    fn a_clean_game_has_no_findings() {
+        let text = "[Result \"1-0\"]\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n";
+        assert_eq!(findings(text), vec![]);
+    }
+
+    #[test]
+    fn illegal_ambiguous_and_unreadable_moves_stop_their_game_only() {
+        let text = "1. e4 e5 2. Ng4 Nc6 3. Nf3 *\n\n1. d4 d5 2. Nf3 Nf6 3. Nd2 e6 *\n\n1. e4 Nf9 *\n";
+        let f = findings(text);
+        assert_eq!(f.len(), 3, "{f:#?}");
+        assert_eq!(at(text, &f[0]), "Ng4");
+        assert_eq!(f[0].kind, "illegal_move");
+        assert_eq!(f[0].article.as_deref(), Some("3.6"));
+        assert!(f[0].message.starts_with("2. Ng4 is illegal: it asks the white knight"), "{}", f[0].message);
+        assert_eq!(f[1].kind, "ambiguous");
+        assert_eq!(f[1].article.as_deref(), Some("C.10"));
+        assert!(f[1].message.contains("Nbd2") && f[1].message.contains("Nfd2") && f[1].message.ends_with("(C.10)"), "{}", f[1].message);
+        assert_eq!(f[2].kind, "notation");
+        assert_eq!(at(text, &f[2]), "Nf9");
+    }
+
+    #[test]
+    fn wrong_signs_and_results() {
+        // Fool's mate written without # and scored for White.
+        let text = "[Result \"1-0\"]\n1. f3+ e5 2. g4 Qh4 1-0\n";
+        let f = findings(text);
+        let kinds: Vec<_> = f.iter().map(|f| (f.kind, at(text, f))).collect();
+        assert_eq!(kinds, vec![("check_sign", "f3+"), ("check_sign", "Qh4"), ("result", "1-0")], "{f:#?}");
+        assert_eq!(f[2].severity, Severity::Error);
+        assert_eq!(f[2].article.as_deref(), Some("5.1.1"));
+        assert!(f[2].message.contains("White is checkmated after 2...Qh4"), "{}", f[2].message);
+    }
+
+    #[test]
+    fn moves_after_mate_and_stalemate_result() {
+        let text = "1. f3 e5 2. g4 Qh4# 3. e4 0-1\n\n[FEN \"7k/8/6K1/8/8/8/5Q2/8 w - - 0 1\"]\n1. Qf7 1-0\n";
+        let f = findings(text);
+        assert_eq!(f[0].kind, "after_end");
+        assert_eq!(at(text, &f[0]), "e4");
+        assert!(f[0].message.contains("5.1.1"));
+        // Second game: stalemate scored 1-0.
+        assert_eq!(f.len(), 2, "{f:#?}");
+        assert_eq!(f[1].kind, "result", "{f:#?}");
+        assert_eq!(f[1].article.as_deref(), Some("5.2.1"));
+    }
+
+    #[test]
+    fn threefold_claims_are_hinted() {
+        let text = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *";
+        let f = findings(text);
+        let claims: Vec<_> = f.iter().filter(|f| f.kind == "claim").map(|f| (at(text, f), f.article.clone().unwrap())).collect();
+        assert!(claims.contains(&("Ng1", "9.2.1".to_string())), "{f:#?}");
+        assert!(claims.contains(&("Ng8", "9.2.2".to_string())), "{f:#?}");
+    }
+
+    #[test]
+    fn fifty_move_claims_and_the_seventy_five_move_end() {
+        let text = "[FEN \"8/8/4k3/8/8/4K3/8/R7 w - - 98 80\"]\n80. Ra2 Kd6 81. Ra3 *";
+        let f = findings(text);
+        let got: Vec<_> = f.iter().map(|f| (at(text, f), f.article.clone().unwrap())).collect();
+        assert_eq!(got, vec![("Ra2", "9.3.1".to_string()), ("Kd6", "9.3.2".to_string())], "{f:#?}");
+        let text = "[FEN \"8/8/4k3/8/8/4K3/8/R7 w - - 149 80\"]\n80. Ra2 Kd6 1-0";
+        let f = findings(text);
+        assert_eq!(f.len(), 2, "{f:#?}");
+        assert_eq!((f[0].kind, at(text, &f[0]), f[0].article.as_deref()), ("after_end", "Kd6", Some("9.6.2")));
+        assert_eq!((f[1].kind, at(text, &f[1]), f[1].article.as_deref()), ("result", "1-0", Some("9.6.2")));
+    }
+
+    #[test]
+    fn capture_marks_are_notes_not_errors() {
+        let text = "1. e4 d5 2. ed5 Qxd5 3. Nxc3 *";
+        let f = findings(text);
+        assert_eq!(f.len(), 2, "{f:#?}");
+        assert_eq!((f[0].kind, f[0].severity, at(text, &f[0])), ("capture_mark", Severity::Information, "ed5"));
+        assert_eq!((f[1].kind, f[1].severity, at(text, &f[1])), ("capture_mark", Severity::Warning, "Nxc3"));
+        assert_eq!(f[1].article.as_deref(), Some("C.9"));
+    }
+
+    #[test]
+    fn dead_position_found_by_the_solver_ends_the_game() {
+        // Blocked pawns (from chasolver's lichess set): dead though material remains.
+        let text = "[FEN \"8/8/3k3p/1p2p1pP/1P2P1P1/8/2K5/8 b - - 88 93\"]\n93... Kd7 94. Kd3 Kd6 1-0\n";
+        let f = findings(text);
+        assert_eq!(f[0].kind, "after_end", "{f:#?}");
+        assert_eq!(at(text, &f[0]), "Kd7");
+        assert!(f[0].message.contains("in the start position neither side can checkmate"), "{}", f[0].message);
+        assert_eq!(f[1].kind, "result");
+        assert_eq!(f[1].article.as_deref(), Some("5.2.2"));
+    }
+
+    #[test]
+    fn chess960_castling_by_variant_tag() {
+        let fen = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1";
+        let text = format!("[Variant \"Chess960\"]\n[FEN \"{fen} w KQkq - 0 1\"]\n1. O-O O-O-O *\n");
+        assert_eq!(findings(&text), vec![]);
+        let shredder = format!("[FEN \"{fen} w GBgb - 0 1\"]\n1. O-O O-O-O *\n");
+        assert_eq!(findings(&shredder), vec![]);
+        // Without the variant, KQkq cannot mean these rooks: the rights are dropped.
+        let standard = format!("[FEN \"{fen} w KQkq - 0 1\"]\n1. O-O O-O-O *\n");
+        let f = findings(&standard);
+        assert_eq!(f.iter().map(|f| f.kind).collect::<Vec<_>>(), ["fen", "illegal_move"], "{f:#?}");
+    }
+
+    #[test]
+    fn cached_games_are_shifted_not_rechecked() {
+        let one = "1. e4 e5 2. Ke3 *\n";
+        let text = format!("{one}\n{one}");
+        let mut a = Analyzer::new(SolverBudget(None));
+        let pgn = super::super::movetext::read(&text);
+        let f = a.analyse(&text, &pgn);
+        assert_eq!(f.len(), 2);
+        assert_eq!(&text[f[1].span.clone()], "Ke3");
+        assert!(f[1].span.start > one.len());
+    }
+}

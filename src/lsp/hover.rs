@@ -1,0 +1,283 @@
+//! Hovers: on a move, what it did and the rule that governs it; on a result (the movetext's
+//! or the Result tag), what the final position says about it.
+
+use shakmaty::{CastlingMode, CastlingSide, Chess, File, Move, Position, Square};
+
+use super::diagnostics::{Finding, analyse_game, label, replay};
+use super::movetext::{GameText, PgnText, Span, normalise_result};
+use crate::rules::describe::capitalised;
+use crate::rules::game::Game;
+use crate::rules::report::{article_for_move, describe_legal_move};
+use crate::rules::winnability::SolverBudget;
+use crate::rules::{CheckOptions, check};
+
+/// A hover: the span it is about and Markdown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HoverText {
+    pub span: Span,
+    pub markdown: String,
+}
+
+/// Findings that stop the checking of a game at their move.
+fn stops(f: &Finding) -> bool {
+    matches!(f.kind, "illegal_move" | "ambiguous" | "notation" | "after_end" | "fen" | "variant")
+}
+
+/// The hover at byte `offset`. `link` turns an article number into a Markdown link.
+pub fn hover(text: &str, pgn: &PgnText, offset: usize, link: &dyn Fn(&str) -> String, budget: SolverBudget) -> Option<HoverText> {
+    let (_, game) = pgn.game_at(offset)?;
+    let within = |s: &Span| s.start <= offset && offset < s.end.max(s.start + 1);
+    let touching = |s: &Span| s.start <= offset && offset <= s.end;
+    if let Some(i) = game.moves.iter().position(|m| within(&m.span)).or_else(|| game.moves.iter().position(|m| touching(&m.span))) {
+        return Some(move_hover(text, game, i, link, budget));
+    }
+    if let Some(span) = game.variation_moves.iter().find(|s| touching(s)) {
+        return Some(HoverText {
+            span: span.clone(),
+            markdown: format!(
+                "**{}** is in a variation: commentary beside the game, which the arbiter does not check.",
+                &text[span.clone()]
+            ),
+        });
+    }
+    if let Some((span, r)) = game.result.as_ref().filter(|(s, _)| touching(s)) {
+        return Some(result_hover(text, game, span.clone(), r, "the movetext's result", link, budget));
+    }
+    if let Some(tag) = game.tag("Result").filter(|t| touching(&t.span)) {
+        return Some(result_hover(text, game, tag.span.clone(), tag.value.trim(), "the Result tag", link, budget));
+    }
+    None
+}
+
+fn move_hover(text: &str, game: &GameText, index: usize, link: &dyn Fn(&str) -> String, budget: SolverBudget) -> HoverText {
+    let tok = &game.moves[index];
+    let raw = &text[tok.span.clone()];
+    let span = tok.span.clone();
+    let findings = analyse_game(text, game, budget);
+    if let Some(stop) = findings.iter().find(|f| stops(f) && f.span.start < tok.span.start) {
+        return HoverText {
+            span,
+            markdown: format!("**{raw}** is not checked: the game was already stopped by an earlier problem.\n\n{}", stop.message),
+        };
+    }
+    let here: Vec<&Finding> = findings.iter().filter(|f| f.span == tok.span).collect();
+    let replayed = match replay(text, game, index) {
+        Ok(r) => r,
+        Err(f) => return HoverText { span, markdown: format!("**{raw}** is not checked.\n\n{}", f.message) },
+    };
+    let pos = replayed.positions.last().cloned().unwrap_or_default();
+    let lbl = label(&pos, raw);
+    if let Some(stop) = here.iter().find(|f| stops(f)) {
+        let mut md = format!("**{lbl}** — not a legal move here\n\n{}", stop.message);
+        if let Some(a) = &stop.article {
+            md.push_str(&format!("\n\nRule: {}", link(a)));
+        }
+        return HoverText { span, markdown: md };
+    }
+    let Ok((m, _)) = super::diagnostics::resolve(&pos, raw, replayed.start.mode, &tok.span, &lbl) else {
+        return HoverText { span, markdown: format!("**{lbl}** could not be read.") };
+    };
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    let mut articles: Vec<&str> = Vec::new();
+    let what = match m {
+        Move::Castle { king, rook } => {
+            articles.push("3.8.2");
+            if replayed.start.mode == CastlingMode::Chess960 {
+                articles.push("II.3");
+            }
+            castling_words(&pos, king, rook, replayed.start.mode)
+        }
+        _ => {
+            articles.push(article_for_move(m));
+            if m.is_capture() && !m.is_en_passant() {
+                articles.push("3.1.1");
+            }
+            describe_legal_move(&pos, m)
+        }
+    };
+    if after.is_checkmate() {
+        articles.push("5.1.1");
+    } else if after.is_check() {
+        articles.push("3.9.1");
+    } else if after.is_stalemate() {
+        articles.push("5.2.1");
+    }
+    let mut what = upper_first(&what);
+    if m.is_castle() {
+        if after.is_checkmate() {
+            what.push_str("; it is checkmate (5.1.1)");
+        } else if after.is_check() {
+            what.push_str("; it gives check (3.9.1)");
+        }
+    }
+    articles.dedup();
+    let mut md = format!(
+        "**{lbl}** — {}'s move, legal\n\n{what}.\n\nRules: {}",
+        capitalised(pos.turn()),
+        articles.iter().map(|a| link(a)).collect::<Vec<_>>().join(" · ")
+    );
+    if !here.is_empty() {
+        md.push_str("\n\n");
+        for f in here {
+            md.push_str(&format!("- {}\n", f.message));
+        }
+    }
+    HoverText { span, markdown: md.trim_end().to_string() }
+}
+
+fn castling_words(pos: &Chess, king: Square, rook: Square, mode: CastlingMode) -> String {
+    let side = CastlingSide::from_king_side(rook.file() > king.file());
+    let rank = king.rank();
+    let (king_to, rook_to) = match side {
+        CastlingSide::KingSide => (Square::from_coords(File::G, rank), Square::from_coords(File::F, rank)),
+        CastlingSide::QueenSide => (Square::from_coords(File::C, rank), Square::from_coords(File::D, rank)),
+    };
+    let words = match side {
+        CastlingSide::KingSide => "kingside (O-O)",
+        CastlingSide::QueenSide => "queenside (O-O-O)",
+    };
+    let mut s = format!(
+        "{} castles {words}: the king goes from {king} to {king_to} and the rook from {rook} to {rook_to}, both in one move made with the king first (3.8.2)",
+        capitalised(pos.turn())
+    );
+    if mode == CastlingMode::Chess960 {
+        s.push_str("; in Chess960 king and rook end on the same squares as in standard chess (II.3)");
+    }
+    s
+}
+
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+fn result_hover(
+    text: &str,
+    game: &GameText,
+    span: Span,
+    written: &str,
+    which: &str,
+    link: &dyn Fn(&str) -> String,
+    budget: SolverBudget,
+) -> HoverText {
+    let written = normalise_result(written);
+    let findings = analyse_game(text, game, budget);
+    let mut md = format!("**{written}** — {which}\n\n");
+    let stop = findings.iter().find(|f| stops(f));
+    if let Some(stop) = stop.filter(|f| f.kind != "after_end") {
+        md.push_str(&format!("The final position cannot be judged: {}", stop.message));
+        return HoverText { span, markdown: md };
+    }
+    let mut warned = false;
+    for f in findings.iter().filter(|f| span.contains(&f.span.start)) {
+        md.push_str(&format!("⚠ {}\n\n", f.message));
+        warned = true;
+    }
+    // Replay to the end of the game (or to where it ended, when moves follow the end).
+    let upto = stop.and_then(|s| game.moves.iter().position(|m| m.span == s.span)).unwrap_or(game.moves.len());
+    let replayed = match replay(text, game, upto) {
+        Ok(r) => r,
+        Err(f) => {
+            md.push_str(&format!("The final position cannot be judged: {}", f.message));
+            return HoverText { span, markdown: md };
+        }
+    };
+    let mut g = match Game::new(None) {
+        Ok(g) => g,
+        Err(e) => return HoverText { span, markdown: format!("{md}{e}") },
+    };
+    g.start = replayed.start.pos.clone();
+    g.mode = replayed.start.mode;
+    for m in &replayed.moves {
+        g.push(*m);
+    }
+    let report = check(&g, None, CheckOptions { budget, skip_solver: false });
+    let after = match g.plies.last() {
+        Some(p) => format!("after {}{}{}", p.number, if p.number.ends_with("...") { "" } else { " " }, p.san),
+        None => "the start position".into(),
+    };
+    md.push_str(&format!("**The final position** ({after}): `{}`\n\n", report.fen));
+    match &report.outcome {
+        Some(o) => {
+            md.push_str(&format!(
+                "- The game ended on the board: {} — the result is **{}**. {}\n",
+                o.explanation,
+                o.result,
+                link(o.article)
+            ));
+            if written == o.result {
+                md.push_str("- The written result agrees.\n");
+            } else if !warned {
+                md.push_str(&format!("- The written result {written} does not.\n"));
+            }
+        }
+        None => {
+            md.push_str(&format!(
+                "- The game did not end on the board ({} to move), so a result other than * came from a resignation ({}), a flag ({}), an agreed draw ({}) or an arbiter's decision.\n",
+                upper_first(report.turn),
+                link("5.1.2"),
+                link("6.9"),
+                link("5.2.3")
+            ));
+            for ruling in [&report.resignation.white, &report.resignation.black, &report.flag_info.white, &report.flag_info.black] {
+                md.push_str(&format!("- {}.\n", upper_first(&ruling.reason)));
+            }
+            md.push_str(&format!("- Dead position: {}.\n", report.dead_position_info.reason));
+            if report.repetition.threefold_now || !report.repetition.threefold_by_move.is_empty() {
+                md.push_str(&format!("- Repetition: {}.\n", report.repetition.reason));
+            }
+            if report.fifty_moves.claim_now || !report.fifty_moves.claim_by_move.is_empty() {
+                md.push_str(&format!("- Fifty moves: {}.\n", report.fifty_moves.reason));
+            }
+        }
+    }
+    HoverText { span, markdown: md.trim_end().to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::movetext::read;
+
+    fn link(a: &str) -> String {
+        format!("[{a}](/rulebook#{a})")
+    }
+
+    fn hover_at(text: &str, needle: &str) -> HoverText {
+        let pgn = read(text);
+        let offset = text.find(needle).unwrap() + 1;
+        hover(text, &pgn, offset, &link, SolverBudget(None)).unwrap()
+    }
+
+    #[test]
+    fn hover_on_castling_and_capture_with_check() {
+        let text = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. O-O Nxe4 5. Bxf7+ Kxf7 *";
+        let h = hover_at(text, "O-O");
+        assert!(
+            h.markdown.contains("White castles kingside (O-O): the king goes from e1 to g1 and the rook from h1 to f1"),
+            "{}",
+            h.markdown
+        );
+        assert!(h.markdown.contains("[3.8.2]"), "{}", h.markdown);
+        let h = hover_at(text, "Bxf7+");
+        assert!(h.markdown.contains("capturing the pawn"), "{}", h.markdown);
+        assert!(h.markdown.contains("[3.9.1]") && h.markdown.contains("[3.2]") && h.markdown.contains("[3.1.1]"), "{}", h.markdown);
+        assert_eq!(&text[h.span.clone()], "Bxf7+");
+    }
+
+    #[test]
+    fn hover_on_result_explains_the_final_position() {
+        let text = "[Result \"1-0\"]\n1. f3 e5 2. g4 Qh4# 1-0";
+        let pgn = read(text);
+        let tag = hover(text, &pgn, text.find("1-0").unwrap(), &link, SolverBudget(None)).unwrap();
+        assert!(tag.markdown.contains("the Result tag"), "{}", tag.markdown);
+        assert!(tag.markdown.contains("White is checkmated"), "{}", tag.markdown);
+        let token = hover(text, &pgn, text.rfind("1-0").unwrap(), &link, SolverBudget(None)).unwrap();
+        assert!(token.markdown.contains("contradicts"), "{}", token.markdown);
+        assert!(token.markdown.contains("[5.1.1]"), "{}", token.markdown);
+    }
+}
