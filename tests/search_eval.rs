@@ -210,8 +210,19 @@ fn probe() {
     index.set_tuning(tuning);
     for q in std::env::var("PROBE").unwrap_or_default().split('|').filter(|s| !s.trim().is_empty()) {
         println!("== {q}\n   {}", index.vocabulary().rewrite(q));
-        for h in index.search_with(&book, q, 10, false) {
+        let hits = index.search_with(&book, q, 10, false);
+        for h in &hits {
             println!("  {:7.2} {:>10} {:5} {:<28} {}", h.score, h.article.clone().unwrap_or_default(), h.kind, h.page, h.title);
+        }
+        // EXPLAIN=1 explains the first two passages; EXPLAIN=9.2.1 that article's passage.
+        if let Ok(which) = std::env::var("EXPLAIN") {
+            let passages: Vec<usize> = match book.article_index(&which) {
+                Some(i) => vec![i],
+                None => hits.iter().take(2).map(|h| h.passage).collect(),
+            };
+            for p in passages {
+                println!("-- {} {}\n{}", book.passages[p].article.clone().unwrap_or_default(), book.passages[p].title, index.explain(&book, q, p));
+            }
         }
     }
 }

@@ -64,7 +64,7 @@ fn move_re() -> &'static Regex {
         Regex::new(r"(?x)(?:^|[\s(,;:])(
             [KQRBN][a-h]?[1-8]?x?[a-h][1-8][+\#]?
           | [a-h]x[a-h][1-8](?:=?[QRBNqrbn])?(?:\s?e\.?p\.?)?[+\#]?
-          | [a-h][18]=?[QRBN][+\#]?
+          | [a-h][18]=?[QRBNK][+\#]?
           | [a-h][1-8][a-h][1-8][qrbn]?
           | [a-h][2-7]
         )(?:[\s?!.,;:)]|$)")
@@ -80,15 +80,13 @@ fn has(q: &str, words: &[&str]) -> bool {
 pub fn understand(question: &str) -> Intent {
     let q = format!(" {} ", question.to_lowercase().replace(['’', '‘'], "'"));
     let castle_words = has(&q, &["castl", "o-o", "0-0", " castel", "casling"]);
-    let mut mv = move_re().captures(question).map(|c| c[1].trim().to_string());
-    // A bare pawn square ("e4") counts as a move only in a legality question.
-    let legality_words = has(&q, &["legal", "allowed", "can i play", "can i move", "may i play", "is it possible to play", "can white play", "can black play", "illegal"]);
-    if let Some(m) = &mv {
-        if m.len() == 2 && !legality_words {
-            mv = None;
-        }
-    }
-    let topic = if has(&q, &["en passant", "e.p.", " ep ", "enpassant", "en passent", "passant"]) {
+    let legality_words = has(&q, &["legal", "allowed", " play ", " play?", "can i move", "is it possible", "illegal", " push "]);
+    let mv = pick_move(question, legality_words);
+    let topic = if has(&q, &["fivefold", "5fold", "5-fold", "threefold", "3fold", "3-fold", "three fold", "repetit", "repeat", "same position", "perpetual"]) {
+        Topic::Repetition
+    } else if has(&q, &["fifty", "50 move", "50-move", "50 moves", "seventy", "75 move", "75-move", "75 moves", "75th"]) {
+        Topic::FiftyMoves
+    } else if has(&q, &["en passant", "e.p.", " ep ", "enpassant", "en passent", "passant"]) {
         Topic::EnPassant
     } else if castle_words {
         Topic::Castling
@@ -96,17 +94,15 @@ pub fn understand(question: &str) -> Intent {
         Topic::Flag
     } else if has(&q, &["resign"]) {
         Topic::Resignation
-    } else if has(&q, &["fivefold", "5fold", "5-fold", "threefold", "3fold", "3-fold", "three fold", "repetit", "repeat", "same position", "perpetual"]) {
-        Topic::Repetition
-    } else if has(&q, &["fifty", "50 move", "50-move", "50 moves", "seventy", "75 move", "75-move", "75 moves"]) {
-        Topic::FiftyMoves
     } else if has(&q, &["dead position", "dead draw", "insufficient", "can anyone mate", "can anybody mate", "can either side mate", "mate possible", "possible to mate", "anyone still mate", "can still mate", "can't mate", "cannot mate", "dead"]) {
         Topic::DeadPosition
     } else if has(&q, &["stalemat", "stalmate", "no legal move"]) {
         Topic::Stalemate
+    } else if mv.as_deref().is_some_and(|m| m.contains('=') || m.ends_with(['Q', 'R', 'B', 'N', 'K'])) && has(&q, &["legal", "allowed", "promot", "can i"]) {
+        Topic::MoveLegality
     } else if has(&q, &["checkmat", "mate", "mated"]) {
         Topic::Checkmate
-    } else if has(&q, &["promot", "queening", "underpromot", "queen my pawn", "=q", "=n", "=r", "=b"]) {
+    } else if has(&q, &["promot", "queening", "underpromot", "queen my pawn"]) {
         Topic::Promotion
     } else if mv.is_some() && (legality_words || q.contains('?')) {
         Topic::MoveLegality
@@ -115,23 +111,63 @@ pub fn understand(question: &str) -> Intent {
     } else {
         Topic::General
     };
-    let side = if has(&q, &[" white ", "white's", "white?", "white,", " white."]) && !has(&q, &[" black ", "black's", "black?"]) {
-        Some(Side::White)
-    } else if has(&q, &[" black ", "black's", "black?", "black,", " black."]) && !has(&q, &[" white ", "white's", "white?"]) {
-        Some(Side::Black)
-    } else {
-        None
-    };
+    let side = side_asked(&q);
     let opponent = has(&q, &["opponent", "my rival", "the other player", "he flag", "she flag", "they flag", "his flag", "her flag", "their flag"]);
-    let wing = if has(&q, &["queenside", "queen side", "queen's side", "long", "o-o-o", "0-0-0", "a-side"]) {
-        Some(Wing::Queenside)
-    } else if has(&q, &["kingside", "king side", "king's side", "short", "o-o", "0-0", "h-side"]) {
-        Some(Wing::Kingside)
-    } else {
-        None
+    let long = has(&q, &["queenside", "queen side", "queen's side", "long", "o-o-o", "0-0-0", "a-side"]);
+    let short = has(&q, &["kingside", "king side", "king's side", "short", "h-side"]) || q.replace("o-o-o", "").contains("o-o") || q.replace("0-0-0", "").contains("0-0");
+    let wing = match (short, long) {
+        (true, false) => Some(Wing::Kingside),
+        (false, true) => Some(Wing::Queenside),
+        _ => None,
     };
     let needs_position = has(&q, &[" here", " this position", " now", " this game", " this ", "my position", " current", "right now"]) && topic != Topic::General;
     Intent { topic, side, opponent, wing, mv, needs_position }
+}
+
+/// The side a question is about when it names one as the actor ("can black castle", "if
+/// white flags", "Black's king"), not merely mentions a piece's colour ("the black bishop").
+fn side_asked(q: &str) -> Option<Side> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"(?x)
+            \b(?:can|may|does|did|if|for|is|would|should|could|when|has)\s+(white|black)\b
+          | \b(white|black)(?:'s)?\s+(?:can|may|castle|castles|castling|flag|flags|flagged|resign|resigns|to\s+move|to\s+play|claim|claims|wins|loses|lose|win|king\s+(?:moved|went|has|is\s+in)|time|clock|right)\b
+          | \b(white|black)\s*\?")
+        .expect("valid regex")
+    });
+    let found: Vec<&str> = re
+        .captures_iter(q)
+        .filter_map(|c| c.get(1).or(c.get(2)).or(c.get(3)).map(|m| m.as_str()))
+        .collect();
+    match (found.contains(&"white"), found.contains(&"black")) {
+        (true, false) => Some(Side::White),
+        (false, true) => Some(Side::Black),
+        _ => None,
+    }
+}
+
+/// The move a question is about: explicit notation (a piece letter, a capture, a promotion,
+/// castling, UCI) beats a bare square; a bare square counts only after "play", "is", "push" or
+/// before "legal"/"allowed"; among equals the last one mentioned wins.
+fn pick_move(question: &str, legality_words: bool) -> Option<String> {
+    let mut best: Option<(u8, String)> = None;
+    for c in move_re().captures_iter(question) {
+        let m = c.get(1).expect("group 1");
+        let text = m.as_str().trim().to_string();
+        let score = if text.len() > 2 {
+            3
+        } else {
+            let before = question[..m.start()].to_lowercase();
+            let after = question[m.end()..].to_lowercase();
+            let introduced = ["play ", "is ", "push ", "move ", "move to ", "playing "].iter().any(|w| before.trim_end().ends_with(w.trim_end()));
+            let judged = after.trim_start().starts_with("legal") || after.trim_start().starts_with("allowed") || after.trim_start().starts_with('?');
+            if legality_words && (introduced || judged) { 2 } else { 0 }
+        };
+        if score > 0 && best.as_ref().is_none_or(|(s, _)| score >= *s) {
+            best = Some((score, text));
+        }
+    }
+    best.map(|(_, m)| m)
 }
 
 #[cfg(test)]
@@ -151,5 +187,10 @@ mod tests {
         assert_eq!(i.topic, Topic::EnPassant);
         assert_eq!(understand("what is touch move").topic, Topic::General);
         assert_eq!(understand("Can I claim a draw by threefold repetition?").topic, Topic::Repetition);
+        assert_eq!(understand("The black bishop on c4 is pinned. Can I castle short?").side, None);
+        assert_eq!(understand("Can I castle short? And long?").wing, None);
+        assert_eq!(understand("My pawn is on e3. Is e5 legal?").mv.as_deref(), Some("e5"));
+        assert_eq!(understand("Black's pawn just stepped d7-d6 next to my e5 pawn. Can I play exd6 en passant now?").mv.as_deref(), Some("exd6"));
+        assert_eq!(understand("Is a8=K a legal move?").mv.as_deref(), Some("a8=K"));
     }
 }

@@ -266,6 +266,30 @@ impl Arbiter {
         out
     }
 
+    /// Which passage to answer from: a FAQ entry whose question says nearly what was asked,
+    /// else the best-ranked passage that is not a loosely related FAQ entry.
+    fn best_passage_for<'h>(&self, question: &str, hits: &'h [Hit]) -> &'h Hit {
+        let asked = content_stems(question);
+        let mut best_faq: Option<(f32, &Hit)> = None;
+        for h in hits.iter().take(6) {
+            if let Some(q) = self.book.passages[h.passage].question() {
+                let theirs = content_stems(q);
+                let shared = asked.iter().filter(|w| theirs.contains(*w)).count() as f32;
+                let union = (asked.len() + theirs.len()) as f32 - shared;
+                let similarity = if union > 0.0 { shared / union } else { 0.0 };
+                if best_faq.is_none_or(|(s, _)| similarity > s) {
+                    best_faq = Some((similarity, h));
+                }
+            }
+        }
+        let top = &hits[0];
+        match best_faq {
+            Some((similarity, h)) if similarity >= 0.34 => h,
+            _ if top.kind != "faq" || top.matched_by == "article" => top,
+            _ => hits.iter().take(4).find(|h| h.kind == "law").unwrap_or(top),
+        }
+    }
+
     fn rulebook_answer(&self, question: &str, intent: &Intent, hits: &[Hit]) -> Answer {
         let meaningful = self.domain_word_count(question);
         let confident = hits.first().is_some_and(|h| h.matched_by == "article" || (h.score >= 4.0 && meaningful >= 1));
@@ -278,7 +302,7 @@ impl Arbiter {
             };
             return Answer { answer, citations: vec![], claims: vec![], position: None, topic: intent.topic.name().into(), basis: "unknown".into(), marks: vec![] };
         }
-        let best = &hits[0];
+        let best = self.best_passage_for(question, hits);
         let passage = &self.book.passages[best.passage];
         let body = first_sentences(&passage.text, if passage.kind == PageKind::Faq { 4 } else { 3 });
         let mut answer = match (passage.kind, &best.article) {
@@ -292,10 +316,17 @@ impl Arbiter {
         }
         // A FAQ answer cites its deciding article first (rulebook/README.md); a law passage is
         // its own article; a guide passage stands for the article search matched it to.
-        let deciding: Vec<&str> = match passage.kind {
-            PageKind::Faq => passage.cites.iter().map(String::as_str).filter(|a| self.book.article(a).is_some()).take(1).collect(),
+        let mut deciding: Vec<&str> = match passage.kind {
+            PageKind::Faq => passage.cites.iter().map(String::as_str).filter(|a| self.book.article(a).is_some()).collect(),
             _ => best.article.iter().map(String::as_str).collect(),
         };
+        // Articles the quoted text mentions come next.
+        let mentioned = crate::rulebook::find_article_refs(&answer);
+        for (_, number) in &mentioned {
+            if self.book.article(number).is_some() && !deciding.contains(&number.as_str()) {
+                deciding.push(number);
+            }
+        }
         let citations = self.citations(&deciding, hits);
         Answer { answer, citations, claims: vec![], position: None, topic: intent.topic.name().into(), basis: "rulebook".into(), marks: vec![] }
     }
@@ -441,8 +472,9 @@ impl Arbiter {
                     };
                     let verdict = match ruling.result.as_deref() {
                         Some("1/2-1/2") => "Draw".to_string(),
-                        Some(r) => format!("{} wins ({r})", if *s == Side::White { "Black" } else { "White" }),
-                        None => "Undetermined".to_string(),
+                        Some("1-0") => "White wins (1-0)".to_string(),
+                        Some("0-1") => "Black wins (0-1)".to_string(),
+                        _ => "Undetermined".to_string(),
                     };
                     parts.push(format!("{verdict}: {}.", ruling.reason));
                     if intent.topic == Topic::Flag {
@@ -454,6 +486,38 @@ impl Arbiter {
                 if intent.topic == Topic::Flag {
                     deciding.push("A.5.3".into());
                 }
+            }
+            Topic::Repetition | Topic::FiftyMoves if report.outcome.as_ref().is_some_and(|o| matches!(o.article, "5.1.1" | "5.2.1")) => {
+                let o = report.outcome.as_ref().expect("checked above");
+                lead = format!(
+                    "The game is already over: {}. A checkmate or stalemate ends the game at once, before any repetition or move-count rule is applied; a mate stands even when it comes on the seventy-fifth move (9.6.2).",
+                    o.explanation
+                );
+                claims_out.push(claim(ClaimSubject::Checkmate, game, &report));
+                claims_out.push(claim(ClaimSubject::Stalemate, game, &report));
+                if intent.topic == Topic::FiftyMoves {
+                    claims_out.push(claim(ClaimSubject::SeventyFive, game, &report));
+                } else {
+                    claims_out.push(claim(ClaimSubject::Fivefold, game, &report));
+                }
+                deciding.extend([o.article, "9.6.2"].map(String::from));
+            }
+            Topic::Repetition if question.to_lowercase().contains("fivefold") || question.to_lowercase().contains("five times") || question.contains("5fold") => {
+                let r = &report.repetition;
+                lead = if r.fivefold {
+                    format!("Yes: {}", r.reason)
+                } else {
+                    format!(
+                        "No: the position has occurred {} time{} so far; the game ends by itself only when the same position appears for the fifth time (9.6.1). {}",
+                        r.count,
+                        if r.count == 1 { "" } else { "s" },
+                        capitalise(&r.reason)
+                    )
+                };
+                claims_out.push(claim(ClaimSubject::Fivefold, game, &report));
+                claims_out.push(claim(ClaimSubject::ThreefoldClaim, game, &report));
+                deciding.push("9.6.1".into());
+                deciding.extend(r.articles.iter().map(|a| a.to_string()));
             }
             Topic::Repetition => {
                 let r = &report.repetition;
@@ -511,12 +575,22 @@ impl Arbiter {
         if !report.warnings.is_empty() {
             answer.push_str(&format!(" (Input note: {}.)", report.warnings.join("; ")));
         }
+        // Every article the answer itself mentions is cited, after the deciding ones.
+        for (_, number) in crate::rulebook::find_article_refs(&answer) {
+            if !deciding.contains(&number) {
+                deciding.push(number);
+            }
+        }
         deciding.dedup();
         let citations = self.citations(&deciding, hits);
         marks.sort();
         marks.dedup();
         Answer { answer, citations, claims: claims_out, position: Some(report), topic: intent.topic.name().into(), basis: "position".into(), marks }
     }
+}
+
+fn capitalise(s: &str) -> String {
+    crate::rules::castling::capitalise_first(s)
 }
 
 fn castling_status(report: &Report, side: Side, wing: Wing) -> &crate::rules::castling::CastlingStatus {
@@ -535,6 +609,22 @@ fn lower_first(s: &str) -> String {
         Some(f) => f.to_string() + c.as_str(),
         None => String::new(),
     }
+}
+
+/// Content words of a question, crudely stemmed (first five letters), for comparing questions.
+fn content_stems(text: &str) -> Vec<String> {
+    const SKIP: &[&str] = &["the", "a", "an", "is", "are", "can", "i", "my", "me", "you", "your", "do", "does", "if", "it", "to", "of", "in", "on", "at", "and", "or", "what", "how", "when", "who", "which", "this", "that", "be", "for", "with", "have", "has", "will", "should", "must", "may", "there", "his", "her", "he", "she", "they", "their", "so", "then", "still", "just", "get", "gets", "by"];
+    let mut out: Vec<String> = Vec::new();
+    for w in text.to_lowercase().split(|c: char| !c.is_alphanumeric()) {
+        if w.len() < 2 || SKIP.contains(&w) {
+            continue;
+        }
+        let stem: String = w.chars().take(5).collect();
+        if !out.contains(&stem) {
+            out.push(stem);
+        }
+    }
+    out
 }
 
 /// The first `n` sentences of a text.

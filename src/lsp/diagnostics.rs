@@ -599,7 +599,8 @@ impl Analyzer {
         Analyzer { budget, cache: HashMap::new() }
     }
 
-    /// Games checked from scratch on the last call (the others came from the cache).
+    /// The findings of a whole text: syntax problems, then each game's findings in order.
+    /// A game whose text is unchanged since the last call comes from the cache.
     pub fn analyse(&mut self, text: &str, pgn: &PgnText) -> Vec<Finding> {
         let mut out: Vec<Finding> = pgn
             .problems
@@ -655,15 +656,15 @@ pub fn analyse(text: &str, budget: SolverBudget) -> Vec<Finding> {
     Analyzer::new(budget).analyse(text, &pgn)
 }
 
-/// The position before main-line move `index` of a game, replayed with the same rules as the
-/// diagnostics; `Err` says why that move is not reached (an earlier illegal move, the end).
+/// A main line replayed: the start, the moves, and every position (the start first).
 pub struct Replay {
     pub start: Start,
     pub moves: Vec<Move>,
     pub positions: Vec<Chess>,
 }
 
-/// Replays a game's main line until its end, an illegal move, or `upto` moves.
+/// Replays the first `upto` moves of a game's main line with the same reading of moves as the
+/// diagnostics; `Err` is the finding of the first move that is not legal.
 pub fn replay(text: &str, game: &GameText, upto: usize) -> Result<Replay, Finding> {
     let start = start_position(game)?;
     let mut pos = start.pos.clone();

@@ -274,7 +274,7 @@ fn try_candidate(
     };
     if pos.is_legal(m) {
         if written_capture == Some(true) && target.is_none() && !en_passant {
-            return Err((Stage::KingSafety, MoveRejection::new("not_a_capture", format!("is written as a capture, but {to} is empty"), &["C.6"])));
+            return Err((Stage::KingSafety, MoveRejection::new("not_a_capture", format!("is written as a capture, but {to} is empty"), &["C.9"])));
         }
         return Ok(());
     }

@@ -109,6 +109,14 @@ fn looks_like_uci(s: &str) -> bool {
 
 /// Finds the legal move that `text` denotes in `pos`, or explains exactly why there is none.
 pub fn resolve_move(pos: &Chess, text: &str, mode: CastlingMode) -> Result<Move, MoveRejection> {
+    let tidy = normalise_san(text).unwrap_or_default();
+    if tidy.ends_with("=K") || tidy.ends_with("=P") {
+        return Err(MoveRejection {
+            reason: "promotes to a king or a pawn, which is never allowed: the pawn must become a queen, rook, bishop or knight (3.7.3.3)".into(),
+            articles: vec!["3.7.3.3".into()],
+            kind: "promotion",
+        });
+    }
     let parsed = parse_move_text(text).map_err(MoveRejection::notation)?;
     match parsed {
         ParsedMove::Uci(uci) => match uci.to_move(pos) {
@@ -127,14 +135,23 @@ pub fn resolve_move(pos: &Chess, text: &str, mode: CastlingMode) -> Result<Move,
                 Err(MoveRejection {
                     reason: format!(
                         "is ambiguous: more than one piece can make it ({}); say which one, as \
-                         Appendix C asks (C.9)",
+                         Appendix C asks (C.10)",
                         candidates.join(", ")
                     ),
-                    articles: vec!["C.9".into()],
+                    articles: vec!["C.10".into()],
                     kind: "ambiguous",
                 })
             }
-            Err(SanError::IllegalSan) => Err(explain_illegal_san(pos, &san, mode)),
+            Err(SanError::IllegalSan) => {
+                // FIDE notation may leave out the "x" of a capture (C.9); accept it either way.
+                if let San::Normal { role, file, rank, capture, to, promotion } = san {
+                    let flipped = San::Normal { role, file, rank, capture: !capture, to, promotion };
+                    if let Ok(m) = flipped.to_move(pos) {
+                        return Ok(m);
+                    }
+                }
+                Err(explain_illegal_san(pos, &san, mode))
+            }
         },
     }
 }

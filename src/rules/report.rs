@@ -263,11 +263,15 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
     };
 
     let outcome = outcome(pos, checkmate, stalemate, &repetition, &fifty_moves, dead_position);
-    let game_over = outcome.is_some();
+    let over = outcome.clone();
     let flag_for = |flagged: Color, opponent: &Winnability, line_san: &[String]| -> Ruling {
         let opp = flagged.other();
-        if game_over {
-            return Ruling { result: None, reason: "the game is already over, so a flag falling now changes nothing (6.9, 5.1.1–5.2.2)".into(), articles: vec!["6.9"] };
+        if let Some(o) = &over {
+            return Ruling {
+                result: Some(o.result.clone()),
+                reason: format!("the game is already over ({}: {}), so a flag falling now changes nothing (6.9)", o.reason, o.result),
+                articles: vec!["6.9", o.article],
+            };
         }
         match opponent {
             Winnability::Winnable { .. } => Ruling {
@@ -291,8 +295,12 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
     let flag = ByColorJson { white: flag_info.white.result.clone(), black: flag_info.black.result.clone() };
     let resign_for = |resigner: Color, opponent: &Winnability| -> Ruling {
         let opp = resigner.other();
-        if game_over {
-            return Ruling { result: None, reason: "the game is already over; there is nothing to resign (5.1.2)".into(), articles: vec!["5.1.2"] };
+        if let Some(o) = &over {
+            return Ruling {
+                result: Some(o.result.clone()),
+                reason: format!("the game is already over ({}: {}); resigning now changes nothing (5.1.2)", o.reason, o.result),
+                articles: vec!["5.1.2", o.article],
+            };
         }
         match opponent {
             Winnability::Winnable { .. } => Ruling { result: Some(result_for_winner(opp)), reason: format!("if {} resigns, {} wins (5.1.2)", color_name(resigner), color_name(opp)), articles: vec!["5.1.2"] },

@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde::Serialize;
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, Occur, Query, TermQuery};
+use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
 };
@@ -113,8 +113,6 @@ pub struct Tuning {
     pub faq: f32,
     pub guide: f32,
     pub intro: f32,
-    /// An article's score adds this share of the second-best passage standing for it.
-    pub support: f32,
     /// FAQ/guide passages stand for the article they cite first (else the cited article
     /// whose own passage scored best).
     pub map_first: bool,
@@ -126,57 +124,40 @@ pub struct Tuning {
     /// Scores are multiplied by coverage^this: the share (by inverse document frequency) of
     /// the words typed that the passage or its page contains. 0 turns it off.
     pub coverage: f32,
-    /// Scores are multiplied by 1 + this × the share of the heading's words that the query
-    /// contains: a short heading fully matched is a strong signal.
-    pub title_match: f32,
-    /// When ≥ 0, a term's fields are combined as a disjunction-max with this tie-breaker
-    /// instead of summed.
-    pub dismax: f32,
-    /// Weight of a law passage's `asked` field: the FAQ questions and guide headings that
-    /// cite its article first.
-    pub asked: f32,
     /// Multiplier for passages on the law page of a setting the query names (rapid, blitz,
     /// Chess960…; see `[settings]` in the vocabulary), and for passages on such a page when
     /// the query names none of its settings.
     pub setting: f32,
     pub setting_other: f32,
-    /// FAQ entries are multiplied by 1 + this × the share of their question's words that the
-    /// query contains.
-    pub question_match: f32,
 }
 
 impl Default for Tuning {
     fn default() -> Self {
         Tuning {
             title: 3.0,
-            question: 2.5,
-            parents: 1.0,
-            body: 1.0,
-            body_flat: 0.0,
-            bigram: 0.0,
-            page: 0.6,
+            question: 1.33,
+            parents: 2.0,
+            body: 1.33,
+            body_flat: 0.5,
+            bigram: 0.75,
+            page: 1.0,
             pages: 5,
             page_title: 1.0,
-            page_summary: 0.5,
+            page_summary: 0.2,
             page_aliases: 1.0,
             page_keywords: 0.5,
-            page_bigram: 0.0,
-            expansion: 1.0,
+            page_bigram: 0.5,
+            expansion: 0.5,
             correction: 1.0,
-            faq: 0.95,
+            faq: 0.8,
             guide: 0.8,
             intro: 1.0,
-            support: 0.0,
             map_first: true,
-            candidates: 60,
+            candidates: 30,
             intro_map: 2,
-            coverage: 0.0,
-            title_match: 0.0,
-            dismax: -1.0,
-            asked: 0.0,
-            setting: 1.0,
-            setting_other: 1.0,
-            question_match: 0.0,
+            coverage: 0.4,
+            setting: 1.4,
+            setting_other: 0.9,
         }
     }
 }
@@ -206,17 +187,12 @@ impl Tuning {
             "faq" => self.faq = num()?,
             "guide" => self.guide = num()?,
             "intro" => self.intro = num()?,
-            "support" => self.support = num()?,
             "map_first" => self.map_first = num()? != 0.0,
             "candidates" => self.candidates = num()? as usize,
             "intro_map" => self.intro_map = num()? as u8,
             "coverage" => self.coverage = num()?,
-            "title_match" => self.title_match = num()?,
-            "dismax" => self.dismax = num()?,
-            "asked" => self.asked = num()?,
             "setting" => self.setting = num()?,
             "setting_other" => self.setting_other = num()?,
-            "question_match" => self.question_match = num()?,
             _ => return Err(format!("unknown tuning key {key}")),
         }
         Ok(())
@@ -234,7 +210,6 @@ struct Fields {
     body: Field,
     body_flat: Field,
     bigrams: Field,
-    asked: Field,
 }
 
 #[derive(Clone, Copy)]
@@ -262,14 +237,20 @@ pub struct SearchIndex {
     /// Known words by first letter, for spelling correction.
     by_initial: HashMap<char, Vec<String>>,
     tuning: Tuning,
-    /// Per passage: the stems of its heading, and of everything it says (heading, body,
-    /// enclosing headings, its page's title, summary, aliases and keywords), sorted.
-    title_stems: Vec<Vec<String>>,
-    all_stems: Vec<Vec<String>>,
-    /// Inverse document frequency of each stem over passages.
-    idf: HashMap<String, f32>,
+    /// Every stem of the rulebook, numbered.
+    stem_ids: HashMap<String, u32>,
+    /// Inverse document frequency over passages, by stem number.
+    idf: Vec<f32>,
+    /// Per passage: the numbers of the stems of everything it says (heading, body, enclosing
+    /// headings, and its page's title, summary, aliases and keywords), sorted.
+    passage_stems: Vec<Vec<u32>>,
     /// Every page a setting of the vocabulary points to.
     setting_pages: HashSet<String>,
+    /// Passage index of each document, by segment and document id: read once, so that
+    /// ranking never touches the document store.
+    doc_passage: Vec<Vec<usize>>,
+    /// Page id of each document of the page index, by segment and document id.
+    doc_page: Vec<Vec<String>>,
     /// Where the index came from: `memory` or the directory opened.
     pub origin: String,
 }
@@ -294,7 +275,6 @@ fn schema() -> (Schema, Fields) {
         body: b.add_text_field("body", text_options(ENGLISH, true, true)),
         body_flat: b.add_text_field("body_flat", text_options(ENGLISH, false, false)),
         bigrams: b.add_text_field("bigrams", text_options(BIGRAMS, false, false)),
-        asked: b.add_text_field("asked", text_options(ENGLISH, true, false)),
     };
     (b.build(), fields)
 }
@@ -452,9 +432,11 @@ struct QueryTerms {
     stems: Vec<(String, f32)>,
     /// Bigram → weight.
     bigrams: Vec<(String, f32)>,
-    /// The words typed, each as the stems that count as matching it (its own, and that of
-    /// its spelling correction); stop words and words nothing contains are left out.
-    typed: Vec<Vec<String>>,
+    /// The words typed, each as the numbers of the stems that count as matching it (its
+    /// own, its spelling correction's, its vocabulary expansion's) and its weight (the
+    /// highest inverse document frequency among them); stop words and words the rulebook
+    /// does not contain are left out.
+    typed: Vec<(Vec<u32>, f32)>,
     /// Law pages of the settings the query names.
     settings: Vec<String>,
 }
@@ -481,17 +463,6 @@ impl SearchIndex {
         register_tokenizers(index);
         let mut analyzer = english_analyzer();
         let mut writer = index.writer_with_num_threads(1, 32_000_000)?;
-        // What FAQ entries and guide sections ask about each article (the one they cite first).
-        let mut asked: HashMap<&str, String> = HashMap::new();
-        for p in &book.passages {
-            if p.kind != PageKind::Law {
-                if let Some(a) = p.cites.iter().find(|c| book.article(c).is_some()) {
-                    let text = asked.entry(a.as_str()).or_default();
-                    text.push_str(&p.title);
-                    text.push_str(" ; ");
-                }
-            }
-        }
         for (i, p) in book.passages.iter().enumerate() {
             let title = normalise_notation(&p.title);
             let body = normalise_notation(&p.text);
@@ -509,9 +480,6 @@ impl SearchIndex {
             );
             if let Some(a) = &p.article {
                 d.add_text(f.article, a);
-                if let Some(text) = asked.get(a.as_str()) {
-                    d.add_text(f.asked, normalise_notation(text));
-                }
             }
             if let Some(q) = p.question() {
                 d.add_text(f.question, normalise_notation(q));
@@ -586,37 +554,43 @@ impl SearchIndex {
             let text = format!("{} {} {} {}", page.title, page.summary, page.aliases.join(" "), page.keywords.join(" "));
             page_stems.insert(page.id.as_str(), stems(&mut analyzer, &normalise_notation(&text)));
         }
-        let mut title_stems = Vec::with_capacity(book.passages.len());
-        let mut all_stems = Vec::with_capacity(book.passages.len());
-        let mut df: HashMap<String, u32> = HashMap::new();
+        let mut stem_ids: HashMap<String, u32> = HashMap::new();
+        let mut df: Vec<u32> = Vec::new();
+        let mut id_of = |stem: String, df: &mut Vec<u32>| -> u32 {
+            let next = stem_ids.len() as u32;
+            let id = *stem_ids.entry(stem).or_insert(next);
+            if id as usize == df.len() {
+                df.push(0);
+            }
+            id
+        };
+        let mut passage_stems = Vec::with_capacity(book.passages.len());
         for p in &book.passages {
-            let mut t = stems(&mut analyzer, &normalise_notation(&p.title));
-            t.sort();
-            t.dedup();
-            let mut a = stems(&mut analyzer, &normalise_notation(&format!("{} {}", p.heading_path.join(" "), p.text)));
-            for s in &a {
-                df.entry(s.clone()).or_insert(0);
+            let text = format!("{} {}", p.heading_path.join(" "), p.text);
+            let mut own: Vec<u32> = stems(&mut analyzer, &normalise_notation(&text)).into_iter().map(|s| id_of(s, &mut df)).collect();
+            own.sort_unstable();
+            own.dedup();
+            for &id in &own {
+                df[id as usize] += 1;
             }
-            a.sort();
-            a.dedup();
-            for s in &a {
-                *df.entry(s.clone()).or_insert(0) += 1;
-            }
-            a.extend(page_stems.get(p.page.as_str()).into_iter().flatten().cloned());
-            a.extend(t.iter().cloned());
-            a.sort();
-            a.dedup();
-            title_stems.push(t);
-            all_stems.push(a);
+            let page: Vec<u32> = page_stems.get(p.page.as_str()).into_iter().flatten().map(|s| id_of(s.clone(), &mut df)).collect();
+            own.extend(page);
+            own.sort_unstable();
+            own.dedup();
+            passage_stems.push(own);
         }
         let n = book.passages.len() as f32;
-        let idf = df.into_iter().map(|(s, d)| (s, (1.0 + (n - d as f32 + 0.5) / (d as f32 + 0.5)).ln())).collect();
+        let idf = df.iter().map(|&d| (1.0 + (n - d as f32 + 0.5) / (d as f32 + 0.5)).ln()).collect();
         let setting_pages = vocabulary.setting_pages().into_iter().map(str::to_string).collect();
+        let doc_passage = Self::stored_column(&reader, |d| d.get_first(fields.idx).and_then(|v| v.as_u64()).map_or(usize::MAX, |v| v as usize))?;
+        let doc_page = Self::stored_column(&pages, |d| d.get_first(page_fields.id).and_then(|v| v.as_str()).unwrap_or_default().to_string())?;
         Ok(SearchIndex {
+            doc_passage,
+            doc_page,
             setting_pages,
-            title_stems,
-            all_stems,
+            stem_ids,
             idf,
+            passage_stems,
             index,
             reader,
             fields,
@@ -629,6 +603,21 @@ impl SearchIndex {
             tuning: Tuning::default(),
             origin,
         })
+    }
+
+    /// One value per document, read from the document store, by segment and document id.
+    fn stored_column<T>(reader: &IndexReader, value: impl Fn(&TantivyDocument) -> T) -> Result<Vec<Vec<T>>, IndexError> {
+        let searcher = reader.searcher();
+        let mut out = Vec::new();
+        for (ord, segment) in searcher.segment_readers().iter().enumerate() {
+            let mut column = Vec::with_capacity(segment.max_doc() as usize);
+            for doc in 0..segment.max_doc() {
+                let d: TantivyDocument = searcher.doc(tantivy::DocAddress::new(ord as u32, doc))?;
+                column.push(value(&d));
+            }
+            out.push(column);
+        }
+        Ok(out)
     }
 
     /// Replaces the ranking weights (for experiments; the defaults are tuned).
@@ -736,7 +725,8 @@ impl SearchIndex {
     fn query_terms(&self, query: &str) -> QueryTerms {
         let t = &self.tuning;
         let mut analyzer = self.analyzer.clone();
-        let (typed, mut expansions) = self.vocabulary.rewrite_parts(query);
+        let (typed, phrases) = self.vocabulary.rewrite_parts(query);
+        let mut expansions: Vec<&str> = phrases.iter().map(|(_, e)| *e).collect();
         let notation = notation_words(query);
         expansions.extend(notation.iter().map(String::as_str));
         let typed = normalise_notation(&typed);
@@ -745,15 +735,27 @@ impl SearchIndex {
         let mut corrections = Vec::new();
         for w in words(&typed) {
             let mut alternatives = stems(&mut analyzer, &w);
+            if alternatives.is_empty() {
+                continue;
+            }
             if w.chars().count() >= 4 && w.chars().all(char::is_alphabetic) && !self.known_words.contains_key(&w) {
                 if let Some(c) = self.correct_spelling(&w) {
                     alternatives.extend(stems(&mut analyzer, c));
                     corrections.push(c.to_string());
                 }
             }
-            alternatives.retain(|s| self.idf.contains_key(s));
-            if !alternatives.is_empty() && !terms.typed.contains(&alternatives) {
-                terms.typed.push(alternatives);
+            // A word the vocabulary expands is matched by its expansion too.
+            for (phrase, expansion) in &phrases {
+                if phrase.split_whitespace().any(|p| p == w) {
+                    alternatives.extend(stems(&mut analyzer, &normalise_notation(expansion)));
+                }
+            }
+            let mut ids: Vec<u32> = alternatives.iter().filter_map(|s| self.stem_ids.get(s).copied()).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            let weight = ids.iter().map(|&i| self.idf[i as usize]).fold(0.0f32, f32::max);
+            if weight > 0.0 && !terms.typed.iter().any(|(t, _)| *t == ids) {
+                terms.typed.push((ids, weight));
             }
         }
         let typed_stems = stems(&mut analyzer, &typed);
@@ -816,11 +818,65 @@ impl SearchIndex {
         };
         top.into_iter()
             .filter_map(|(score, addr)| {
-                let doc = searcher.doc::<TantivyDocument>(addr).ok()?;
-                let id = doc.get_first(f.id)?.as_str()?.to_string();
+                let id = self.doc_page.get(addr.segment_ord as usize)?.get(addr.doc_id as usize)?.clone();
                 Some((id, score))
             })
             .collect()
+    }
+
+    /// The tantivy query for a free-text query: every term in every passage field, bigrams,
+    /// the page prior and pages named as a whole ("article 9").
+    fn build_query(&self, book: &Rulebook, query: &str, terms: &QueryTerms) -> Option<BooleanQuery> {
+        let t = &self.tuning;
+        let f = self.fields;
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for (stem, w) in &terms.stems {
+            for (field, fw) in [(f.title, t.title), (f.question, t.question), (f.parents, t.parents), (f.body, t.body), (f.body_flat, t.body_flat)] {
+                if fw > 0.0 {
+                    let q = TermQuery::new(Term::from_field_text(field, stem), IndexRecordOption::WithFreqs);
+                    clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), fw * w))));
+                }
+            }
+        }
+        if t.bigram > 0.0 {
+            for (bigram, w) in &terms.bigrams {
+                let q = TermQuery::new(Term::from_field_text(f.bigrams, bigram), IndexRecordOption::WithFreqs);
+                clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), t.bigram * w))));
+            }
+        }
+        let page_scores = self.page_scores(&terms);
+        for (page, score) in &page_scores {
+            let q = TermQuery::new(Term::from_field_text(f.page, page), IndexRecordOption::Basic);
+            clauses.push((Occur::Should, Box::new(ConstScoreQuery::new(Box::new(q), t.page * score))));
+        }
+        for c in whole_article_re().captures_iter(query) {
+            let top = c.get(1).or(c.get(2)).or(c.get(3)).map(|m| m.as_str().to_ascii_uppercase());
+            if let Some(page) = top.and_then(|t| book.law_page_for(&t)) {
+                let term = Term::from_field_text(f.page, &page.id);
+                clauses.push((Occur::Should, Box::new(ConstScoreQuery::new(Box::new(TermQuery::new(term, IndexRecordOption::Basic)), 4.0))));
+            }
+        }
+        if clauses.is_empty() {
+            return None;
+        }
+        Some(BooleanQuery::new(clauses))
+    }
+
+    /// How tantivy scored one passage for a query (for tuning).
+    #[doc(hidden)]
+    pub fn explain(&self, book: &Rulebook, query: &str, passage: usize) -> String {
+        let stripped = article_query_re().replace_all(query, " ");
+        let terms = self.query_terms(&stripped);
+        let Some(q) = self.build_query(book, query, &terms) else { return "no query".into() };
+        let searcher = self.reader.searcher();
+        let find = TermQuery::new(Term::from_field_u64(self.fields.idx, passage as u64), IndexRecordOption::Basic);
+        let Ok(found) = searcher.search(&find, &TopDocs::with_limit(1).order_by_score()) else { return "not found".into() };
+        let Some((_, addr)) = found.first() else { return "not found".into() };
+        let coverage = self.coverage(&terms, passage);
+        match q.explain(&searcher, *addr) {
+            Ok(e) => format!("coverage {coverage:.2}\n{}", e.to_pretty_json()),
+            Err(e) => e.to_string(),
+        }
     }
 
     /// Ranked passages for a free-text query, one per article.
@@ -860,51 +916,16 @@ impl SearchIndex {
         }
         let stripped = article_query_re().replace_all(query, " ");
         let terms = self.query_terms(&stripped);
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        for (stem, w) in &terms.stems {
-            let mut per_field: Vec<Box<dyn Query>> = Vec::new();
-            for (field, fw) in [(f.title, t.title), (f.question, t.question), (f.parents, t.parents), (f.body, t.body), (f.body_flat, t.body_flat), (f.asked, t.asked)] {
-                if fw > 0.0 {
-                    let q = TermQuery::new(Term::from_field_text(field, stem), IndexRecordOption::WithFreqs);
-                    per_field.push(Box::new(BoostQuery::new(Box::new(q), fw * w)));
-                }
-            }
-            if t.dismax >= 0.0 {
-                clauses.push((Occur::Should, Box::new(DisjunctionMaxQuery::with_tie_breaker(per_field, t.dismax))));
-            } else {
-                clauses.extend(per_field.into_iter().map(|q| (Occur::Should, q)));
-            }
-        }
-        if t.bigram > 0.0 {
-            for (bigram, w) in &terms.bigrams {
-                let q = TermQuery::new(Term::from_field_text(f.bigrams, bigram), IndexRecordOption::WithFreqs);
-                clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), t.bigram * w))));
-            }
-        }
-        let page_scores = self.page_scores(&terms);
-        for (page, score) in &page_scores {
-            let q = TermQuery::new(Term::from_field_text(f.page, page), IndexRecordOption::Basic);
-            clauses.push((Occur::Should, Box::new(ConstScoreQuery::new(Box::new(q), t.page * score))));
-        }
-        for c in whole_article_re().captures_iter(query) {
-            let top = c.get(1).or(c.get(2)).or(c.get(3)).map(|m| m.as_str().to_ascii_uppercase());
-            if let Some(page) = top.and_then(|t| book.law_page_for(&t)) {
-                let term = Term::from_field_text(f.page, &page.id);
-                clauses.push((Occur::Should, Box::new(ConstScoreQuery::new(Box::new(TermQuery::new(term, IndexRecordOption::Basic)), 4.0))));
-            }
-        }
-        if clauses.is_empty() {
+        let Some(query_obj) = self.build_query(book, query, &terms) else {
             return hits;
-        }
-        let query_obj = BooleanQuery::new(clauses);
+        };
         let searcher = self.reader.searcher();
         let Ok(top) = searcher.search(&query_obj, &TopDocs::with_limit(t.candidates.max(limit)).order_by_score()) else {
             return hits;
         };
         let mut ranked: Vec<(f32, usize)> = Vec::with_capacity(top.len());
         for (score, addr) in top {
-            let Ok(doc) = searcher.doc::<TantivyDocument>(addr) else { continue };
-            let Some(idx) = doc.get_first(f.idx).and_then(|v| v.as_u64()).map(|v| v as usize) else { continue };
+            let Some(&idx) = self.doc_passage.get(addr.segment_ord as usize).and_then(|c| c.get(addr.doc_id as usize)) else { continue };
             let Some(p) = book.passages.get(idx) else { continue };
             if t.intro_map == 3 && p.kind == PageKind::Law && p.article.is_none() {
                 continue;
@@ -916,14 +937,8 @@ impl SearchIndex {
                 PageKind::Guide => t.guide,
             };
             let mut score = score * weight;
-            if t.question_match > 0.0 && p.kind == PageKind::Faq {
-                score *= 1.0 + t.question_match * self.title_match(&terms, idx);
-            }
             if t.coverage > 0.0 && !terms.typed.is_empty() {
                 score *= self.coverage(&terms, idx).powf(t.coverage);
-            }
-            if t.title_match > 0.0 {
-                score *= 1.0 + t.title_match * self.title_match(&terms, idx);
             }
             ranked.push((score, idx));
         }
@@ -999,24 +1014,13 @@ impl SearchIndex {
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut candidates: Vec<(f32, usize, Option<String>)> = Vec::new();
         if dedupe_articles {
-            // One entry per article: its best passage, plus a share of the runner-up.
-            let mut by_article: HashMap<String, (f32, usize, f32)> = HashMap::new();
+            // One entry per article: its best passage (`ranked` is best first).
+            let mut taken: HashSet<&str> = HashSet::new();
             for (score, idx, article) in &ranked {
-                let (score, idx) = (*score, *idx);
-                match article.clone() {
-                    Some(a) => {
-                        let e = by_article.entry(a.clone()).or_insert((score, idx, 0.0));
-                        if e.1 != idx && e.2 == 0.0 {
-                            e.2 = score;
-                        }
-                    }
-                    None => candidates.push((score, idx, None)),
+                if article.as_deref().is_none_or(|a| taken.insert(a)) {
+                    candidates.push((*score, *idx, article.clone()));
                 }
             }
-            for (a, (best, idx, second)) in by_article {
-                candidates.push((best + t.support * second, idx, Some(a)));
-            }
-            candidates.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         } else {
             candidates = ranked;
         }
@@ -1045,31 +1049,15 @@ impl SearchIndex {
     /// The share, by inverse document frequency, of the typed words that a passage (with its
     /// page) contains.
     fn coverage(&self, terms: &QueryTerms, idx: usize) -> f32 {
-        let have = &self.all_stems[idx];
+        let have = &self.passage_stems[idx];
         let (mut got, mut total) = (0.0, 0.0);
-        for alternatives in &terms.typed {
-            let weight = alternatives.iter().filter_map(|s| self.idf.get(s)).fold(0.0f32, |a, &b| a.max(b));
+        for (alternatives, weight) in &terms.typed {
             total += weight;
             if alternatives.iter().any(|s| have.binary_search(s).is_ok()) {
                 got += weight;
             }
         }
         if total > 0.0 { got / total } else { 1.0 }
-    }
-
-    /// The share, by inverse document frequency, of a passage heading's words that the query
-    /// contains (typed or added by the vocabulary).
-    fn title_match(&self, terms: &QueryTerms, idx: usize) -> f32 {
-        let title = &self.title_stems[idx];
-        let (mut got, mut total) = (0.0, 0.0);
-        for s in title {
-            let weight = self.idf.get(s).copied().unwrap_or(1.0);
-            total += weight;
-            if terms.stems.iter().any(|(q, _)| q == s) {
-                got += weight;
-            }
-        }
-        if total > 0.0 { got / total } else { 0.0 }
     }
 
     fn snippet_generator(&self, searcher: &Searcher, terms: &QueryTerms) -> Option<SnippetGenerator> {

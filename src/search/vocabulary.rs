@@ -33,12 +33,16 @@ impl Vocabulary {
     /// found on word boundaries.
     pub fn rewrite(&self, query: &str) -> String {
         let (typed, extra) = self.rewrite_parts(query);
-        if extra.is_empty() { typed } else { format!("{typed} {}", extra.join(" ")) }
+        if extra.is_empty() {
+            typed
+        } else {
+            format!("{typed} {}", extra.iter().map(|(_, e)| *e).collect::<Vec<_>>().join(" "))
+        }
     }
 
     /// The query as typed (lower-cased, misspellings corrected, punctuation spaced out) and,
-    /// apart, the expansions of the phrases it contains.
-    pub fn rewrite_parts(&self, query: &str) -> (String, Vec<&str>) {
+    /// apart, the phrases it contains that have expansions, with their expansions.
+    pub fn rewrite_parts(&self, query: &str) -> (String, Vec<(&str, &str)>) {
         let lowered = query.to_lowercase().replace(['’', '‘'], "'");
         let words: Vec<String> = lowered
             .split_whitespace()
@@ -60,24 +64,43 @@ impl Vocabulary {
             .map(|w| w.trim_end_matches('.').to_string())
             .collect::<Vec<_>>()
             .join(" ");
-        let haystack = format!(" {padded} ");
         let mut extra = Vec::new();
         for (phrase, expansion) in &self.expand {
-            if haystack.contains(&format!(" {phrase} ")) {
-                extra.push(expansion.as_str());
+            if contains_phrase(&padded, phrase) {
+                extra.push((phrase.as_str(), expansion.as_str()));
             }
         }
         (padded, extra)
     }
 }
 
+/// Whether `phrase` occurs in the space-separated `text` on word boundaries.
+fn contains_phrase(text: &str, phrase: &str) -> bool {
+    let (t, p) = (text.as_bytes(), phrase.as_bytes());
+    let mut from = 0;
+    while let Some(i) = text[from..].find(phrase) {
+        let start = from + i;
+        let end = start + p.len();
+        if (start == 0 || t[start - 1] == b' ') && (end == t.len() || t[end] == b' ') {
+            return true;
+        }
+        from = start + 1;
+        while from < t.len() && !text.is_char_boundary(from) {
+            from += 1;
+        }
+        if from >= t.len() {
+            break;
+        }
+    }
+    false
+}
+
 impl Vocabulary {
     /// The law pages of the settings a rewritten query names.
     pub fn settings_in(&self, rewritten: &str) -> Vec<&str> {
-        let haystack = format!(" {rewritten} ");
         let mut pages: Vec<&str> = Vec::new();
         for (phrase, ids) in &self.settings {
-            if haystack.contains(&format!(" {phrase} ")) {
+            if contains_phrase(rewritten, phrase) {
                 for id in ids {
                     if !pages.contains(&id.as_str()) {
                         pages.push(id);
