@@ -55,15 +55,17 @@ pub fn explain_illegal_san(pos: &Chess, san: &San, mode: CastlingMode) -> MoveRe
             &["1.2"],
         ),
         San::Normal { role, file, rank, capture, to, promotion } => {
-            if let Some(r) = not_your_turn(pos, |p| san.to_move(p).is_ok(), mode) {
-                return r;
-            }
             let ours = pos.board().by_piece(role.of(pos.turn()));
             let candidates: Vec<Square> = ours
                 .into_iter()
                 .filter(|sq| file.is_none_or(|f| f == sq.file()) && rank.is_none_or(|r| r == sq.rank()))
+                // A pawn move written without a capture stays on its file.
+                .filter(|sq| role != Role::Pawn || capture || sq.file() == to.file())
                 .collect();
             if candidates.is_empty() {
+                if let Some(r) = not_your_turn(pos, |p| san.to_move(p).is_ok(), mode) {
+                    return r;
+                }
                 return MoveRejection::new(
                     "no_piece",
                     format!(
