@@ -25,9 +25,8 @@ use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, Te
 use tantivy::schema::{
     Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
 };
-use tantivy::snippet::SnippetGenerator;
 use tantivy::tokenizer::{Language, LowerCaser, SimpleTokenizer, Stemmer, StopWordFilter, TextAnalyzer, WhitespaceTokenizer};
-use tantivy::{Index, IndexReader, Searcher, TantivyDocument, Term, doc};
+use tantivy::{Index, IndexReader, TantivyDocument, Term, doc};
 
 use super::vocabulary::Vocabulary;
 use crate::rulebook::{PageKind, Passage, Rulebook};
@@ -88,6 +87,8 @@ pub struct Hit {
 pub struct Tuning {
     /// Field weights of a passage.
     pub title: f32,
+    /// The heading again without length normalisation.
+    pub title_flat: f32,
     pub question: f32,
     pub parents: f32,
     pub body: f32,
@@ -129,12 +130,15 @@ pub struct Tuning {
     /// the query names none of its settings.
     pub setting: f32,
     pub setting_other: f32,
+    /// Look words the vocabulary added up in the heading and body only (faster).
+    pub expansion_light: bool,
 }
 
 impl Default for Tuning {
     fn default() -> Self {
         Tuning {
             title: 3.0,
+            title_flat: 0.0,
             question: 1.33,
             parents: 2.0,
             body: 1.33,
@@ -153,11 +157,12 @@ impl Default for Tuning {
             guide: 0.8,
             intro: 1.0,
             map_first: true,
-            candidates: 30,
+            candidates: 20,
             intro_map: 2,
             coverage: 0.4,
             setting: 1.4,
             setting_other: 0.9,
+            expansion_light: true,
         }
     }
 }
@@ -170,6 +175,7 @@ impl Tuning {
         let num = || value.parse::<f32>().map_err(|e| format!("{assignment}: {e}"));
         match key {
             "title" => self.title = num()?,
+            "title_flat" => self.title_flat = num()?,
             "question" => self.question = num()?,
             "parents" => self.parents = num()?,
             "body" => self.body = num()?,
@@ -193,6 +199,7 @@ impl Tuning {
             "coverage" => self.coverage = num()?,
             "setting" => self.setting = num()?,
             "setting_other" => self.setting_other = num()?,
+            "expansion_light" => self.expansion_light = num()? != 0.0,
             _ => return Err(format!("unknown tuning key {key}")),
         }
         Ok(())
@@ -205,6 +212,7 @@ struct Fields {
     article: Field,
     page: Field,
     title: Field,
+    title_flat: Field,
     question: Field,
     parents: Field,
     body: Field,
@@ -212,14 +220,70 @@ struct Fields {
     bigrams: Field,
 }
 
-#[derive(Clone, Copy)]
-struct PageFields {
-    id: Field,
-    title: Field,
-    summary: Field,
-    aliases: Field,
-    keywords: Field,
-    bigrams: Field,
+/// One field of the page prior, scored with BM25 by hand: there are only a few dozen pages.
+#[derive(Default)]
+struct PageField {
+    /// Term → (page, term frequency).
+    postings: HashMap<String, Vec<(usize, u32)>>,
+    /// Length of the field, in terms, by page.
+    lengths: Vec<u32>,
+    average: f32,
+}
+
+impl PageField {
+    const K1: f32 = 1.2;
+    const B: f32 = 0.75;
+
+    fn new(texts: Vec<Vec<String>>) -> PageField {
+        let mut field = PageField { lengths: texts.iter().map(|t| t.len() as u32).collect(), ..PageField::default() };
+        field.average = (field.lengths.iter().sum::<u32>() as f32 / texts.len().max(1) as f32).max(1.0);
+        for (page, terms) in texts.into_iter().enumerate() {
+            for term in terms {
+                let list = field.postings.entry(term).or_default();
+                match list.last_mut() {
+                    Some((p, tf)) if *p == page => *tf += 1,
+                    _ => list.push((page, 1)),
+                }
+            }
+        }
+        field
+    }
+
+    /// Adds `weight` × the BM25 score of `term` to each page's score.
+    fn add_scores(&self, term: &str, weight: f32, scores: &mut [f32]) {
+        let Some(list) = self.postings.get(term) else { return };
+        let n = self.lengths.len() as f32;
+        let idf = (1.0 + (n - list.len() as f32 + 0.5) / (list.len() as f32 + 0.5)).ln();
+        for &(page, tf) in list {
+            let tf = tf as f32;
+            let norm = Self::K1 * (1.0 - Self::B + Self::B * self.lengths[page] as f32 / self.average);
+            scores[page] += weight * idf * (1.0 + Self::K1) * tf / (tf + norm);
+        }
+    }
+}
+
+/// The page prior's fields: title, summary, aliases, keywords and their bigrams.
+struct PageStats {
+    ids: Vec<String>,
+    fields: Vec<PageField>,
+}
+
+impl PageStats {
+    fn new(book: &Rulebook, analyzer: &mut TextAnalyzer) -> PageStats {
+        let mut fields: Vec<Vec<Vec<String>>> = vec![Vec::new(); 5];
+        for page in &book.pages {
+            fields[0].push(stems(analyzer, &normalise_notation(&page.title)));
+            fields[1].push(stems(analyzer, &normalise_notation(&page.summary)));
+            fields[2].push(stems(analyzer, &normalise_notation(&page.aliases.join(" ; "))));
+            fields[3].push(stems(analyzer, &normalise_notation(&page.keywords.join(" ; "))));
+            let mut bigrams = String::new();
+            for phrase in page.aliases.iter().chain(&page.keywords).chain(std::iter::once(&page.title)) {
+                bigrams.push_str(&bigram_text(analyzer, &normalise_notation(phrase)));
+            }
+            fields[4].push(bigrams.split_whitespace().map(str::to_string).collect());
+        }
+        PageStats { ids: book.pages.iter().map(|p| p.id.clone()).collect(), fields: fields.into_iter().map(PageField::new).collect() }
+    }
 }
 
 /// The searchable rulebook: an immutable index plus the rulebook and vocabulary it serves.
@@ -227,8 +291,7 @@ pub struct SearchIndex {
     index: Index,
     reader: IndexReader,
     fields: Fields,
-    pages: IndexReader,
-    page_fields: PageFields,
+    page_stats: PageStats,
     analyzer: TextAnalyzer,
     vocabulary: Vocabulary,
     /// Every word of the rulebook and vocabulary with its number of occurrences, for
@@ -244,13 +307,13 @@ pub struct SearchIndex {
     /// Per passage: the numbers of the stems of everything it says (heading, body, enclosing
     /// headings, and its page's title, summary, aliases and keywords), sorted.
     passage_stems: Vec<Vec<u32>>,
+    /// Per passage: its body's tokens as (stem number, start, end) in `Passage::text`.
+    passage_tokens: Vec<Vec<(u32, usize, usize)>>,
     /// Every page a setting of the vocabulary points to.
     setting_pages: HashSet<String>,
     /// Passage index of each document, by segment and document id: read once, so that
     /// ranking never touches the document store.
     doc_passage: Vec<Vec<usize>>,
-    /// Page id of each document of the page index, by segment and document id.
-    doc_page: Vec<Vec<String>>,
     /// Where the index came from: `memory` or the directory opened.
     pub origin: String,
 }
@@ -269,24 +332,11 @@ fn schema() -> (Schema, Fields) {
         article: b.add_text_field("article", STRING | STORED),
         page: b.add_text_field("page", STRING | STORED),
         title: b.add_text_field("title", text_options(ENGLISH, true, false)),
+        title_flat: b.add_text_field("title_flat", text_options(ENGLISH, false, false)),
         question: b.add_text_field("question", text_options(ENGLISH, true, false)),
         parents: b.add_text_field("parents", text_options(ENGLISH, true, false)),
-        // Positions on the body only: the snippet generator needs them.
-        body: b.add_text_field("body", text_options(ENGLISH, true, true)),
+        body: b.add_text_field("body", text_options(ENGLISH, true, false)),
         body_flat: b.add_text_field("body_flat", text_options(ENGLISH, false, false)),
-        bigrams: b.add_text_field("bigrams", text_options(BIGRAMS, false, false)),
-    };
-    (b.build(), fields)
-}
-
-fn page_schema() -> (Schema, PageFields) {
-    let mut b = Schema::builder();
-    let fields = PageFields {
-        id: b.add_text_field("id", STRING | STORED),
-        title: b.add_text_field("title", text_options(ENGLISH, true, false)),
-        summary: b.add_text_field("summary", text_options(ENGLISH, true, false)),
-        aliases: b.add_text_field("aliases", text_options(ENGLISH, true, false)),
-        keywords: b.add_text_field("keywords", text_options(ENGLISH, true, false)),
         bigrams: b.add_text_field("bigrams", text_options(BIGRAMS, false, false)),
     };
     (b.build(), fields)
@@ -332,14 +382,53 @@ fn bigram_text(analyzer: &mut TextAnalyzer, text: &str) -> String {
     out
 }
 
-/// Rewrites chess notation the tokenizer would split, the same way in documents and queries.
+/// Rewrites chess notation the tokenizer would split, and small numbers written as digits,
+/// the same way in documents and queries.
 fn normalise_notation(text: &str) -> String {
-    text.replace("O-O-O", "castling queenside long")
+    let text = text
+        .replace("O-O-O", "castling queenside long")
         .replace("0-0-0", "castling queenside long")
         .replace("O-O", "castling kingside short")
         .replace("0-0", "castling kingside short")
         .replace("e.p.", "en passant")
-        .replace("j'adoube", "jadoube j'adoube adjust")
+        .replace("j'adoube", "jadoube j'adoube adjust");
+    spell_small_numbers(&text)
+}
+
+/// "2 minutes" → "two minutes", so that digits and words meet; article numbers (7.5.5),
+/// times (90+30) and larger numbers are left alone.
+fn spell_small_numbers(text: &str) -> String {
+    const WORDS: [&str; 13] = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return text.to_string();
+    }
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit() {
+            let start = i;
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            let before = if start == 0 { b' ' } else { bytes[start - 1] };
+            let after = bytes.get(i).copied().unwrap_or(b' ');
+            let after2 = bytes.get(i + 1).copied().unwrap_or(b' ');
+            let joined = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'/' | b'-' | b'=' | b':' | b'_');
+            let ends_sentence = after == b'.' && !after2.is_ascii_alphanumeric();
+            let n: usize = text[start..i].parse().unwrap_or(usize::MAX);
+            if n < WORDS.len() && !joined(before) && (!joined(after) || ends_sentence) {
+                out.push_str(WORDS[n]);
+            } else {
+                out.push_str(&text[start..i]);
+            }
+        } else {
+            let ch = text[i..].chars().next().unwrap_or(' ');
+            out.push(ch);
+            i += ch.len_utf8();
+        }
+    }
+    out
 }
 
 fn article_query_re() -> &'static Regex {
@@ -437,8 +526,8 @@ struct QueryTerms {
     /// highest inverse document frequency among them); stop words and words the rulebook
     /// does not contain are left out.
     typed: Vec<(Vec<u32>, f32)>,
-    /// Law pages of the settings the query names.
-    settings: Vec<String>,
+    /// Law pages of the settings the query names, and whether each is a setting's own page.
+    settings: Vec<(String, bool)>,
 }
 
 impl QueryTerms {
@@ -473,6 +562,7 @@ impl SearchIndex {
                 f.idx => i as u64,
                 f.page => p.page.clone(),
                 f.title => title.clone(),
+                f.title_flat => title.clone(),
                 f.parents => normalise_notation(&parents),
                 f.body => body.clone(),
                 f.body_flat => body.clone(),
@@ -490,36 +580,9 @@ impl SearchIndex {
         Ok(())
     }
 
-    fn page_index(book: &Rulebook) -> Result<(IndexReader, PageFields), IndexError> {
-        let (schema, f) = page_schema();
-        let index = Index::create_in_ram(schema);
-        register_tokenizers(&index);
-        let mut analyzer = english_analyzer();
-        let mut writer = index.writer_with_num_threads(1, 15_000_000)?;
-        for page in &book.pages {
-            let aliases = normalise_notation(&page.aliases.join(" ; "));
-            let keywords = normalise_notation(&page.keywords.join(" ; "));
-            let mut bigrams = String::new();
-            for phrase in page.aliases.iter().chain(&page.keywords).chain(std::iter::once(&page.title)) {
-                bigrams.push_str(&bigram_text(&mut analyzer, &normalise_notation(phrase)));
-            }
-            writer.add_document(doc!(
-                f.id => page.id.clone(),
-                f.title => normalise_notation(&page.title),
-                f.summary => normalise_notation(&page.summary),
-                f.aliases => aliases,
-                f.keywords => keywords,
-                f.bigrams => bigrams,
-            ))?;
-        }
-        writer.commit()?;
-        Ok((index.reader()?, f))
-    }
-
     fn from_index(index: Index, fields: Fields, book: &Rulebook, vocabulary: Vocabulary, origin: String) -> Result<SearchIndex, IndexError> {
         register_tokenizers(&index);
         let reader = index.reader()?;
-        let (pages, page_fields) = Self::page_index(book)?;
         let mut known_words: HashMap<String, u32> = HashMap::new();
         let mut add_words = |s: &str| {
             for w in words(s) {
@@ -549,6 +612,7 @@ impl SearchIndex {
             list.sort();
         }
         let mut analyzer = english_analyzer();
+        let page_stats = PageStats::new(book, &mut analyzer);
         let mut page_stems: HashMap<&str, Vec<String>> = HashMap::new();
         for page in &book.pages {
             let text = format!("{} {} {} {}", page.title, page.summary, page.aliases.join(" "), page.keywords.join(" "));
@@ -565,9 +629,20 @@ impl SearchIndex {
             id
         };
         let mut passage_stems = Vec::with_capacity(book.passages.len());
+        let mut passage_tokens = Vec::with_capacity(book.passages.len());
         for p in &book.passages {
-            let text = format!("{} {}", p.heading_path.join(" "), p.text);
-            let mut own: Vec<u32> = stems(&mut analyzer, &normalise_notation(&text)).into_iter().map(|s| id_of(s, &mut df)).collect();
+            // The body's tokens with their place in the text, for snippets.
+            let mut tokens: Vec<(u32, usize, usize)> = Vec::new();
+            let mut stream = analyzer.token_stream(&p.text);
+            while stream.advance() {
+                let tok = stream.token();
+                tokens.push((id_of(tok.text.clone(), &mut df), tok.offset_from, tok.offset_to));
+            }
+            drop(stream);
+            let text = format!("{} {}", p.heading_path.join(" "), normalise_notation(&p.text));
+            let mut own: Vec<u32> = stems(&mut analyzer, &text).into_iter().map(|s| id_of(s, &mut df)).collect();
+            own.extend(tokens.iter().map(|t| t.0));
+            passage_tokens.push(tokens);
             own.sort_unstable();
             own.dedup();
             for &id in &own {
@@ -583,10 +658,9 @@ impl SearchIndex {
         let idf = df.iter().map(|&d| (1.0 + (n - d as f32 + 0.5) / (d as f32 + 0.5)).ln()).collect();
         let setting_pages = vocabulary.setting_pages().into_iter().map(str::to_string).collect();
         let doc_passage = Self::stored_column(&reader, |d| d.get_first(fields.idx).and_then(|v| v.as_u64()).map_or(usize::MAX, |v| v as usize))?;
-        let doc_page = Self::stored_column(&pages, |d| d.get_first(page_fields.id).and_then(|v| v.as_str()).unwrap_or_default().to_string())?;
         Ok(SearchIndex {
+            passage_tokens,
             doc_passage,
-            doc_page,
             setting_pages,
             stem_ids,
             idf,
@@ -594,8 +668,7 @@ impl SearchIndex {
             index,
             reader,
             fields,
-            pages,
-            page_fields,
+            page_stats,
             analyzer: english_analyzer(),
             vocabulary,
             known_words,
@@ -730,7 +803,7 @@ impl SearchIndex {
         let notation = notation_words(query);
         expansions.extend(notation.iter().map(String::as_str));
         let typed = normalise_notation(&typed);
-        let settings = self.vocabulary.settings_in(&format!("{typed} {}", expansions.join(" "))).into_iter().map(str::to_string).collect();
+        let settings = self.vocabulary.settings_in(&format!("{typed} {}", expansions.join(" "))).into_iter().map(|(p, primary)| (p.to_string(), primary)).collect();
         let mut terms = QueryTerms { stems: Vec::new(), bigrams: Vec::new(), typed: Vec::new(), settings };
         let mut corrections = Vec::new();
         for w in words(&typed) {
@@ -790,38 +863,27 @@ impl SearchIndex {
     /// The page prior: each of the best-matching pages with its score.
     fn page_scores(&self, terms: &QueryTerms) -> Vec<(String, f32)> {
         let t = &self.tuning;
-        let f = self.page_fields;
         if t.page <= 0.0 || t.pages == 0 {
             return Vec::new();
         }
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        let mut scores = vec![0.0f32; self.page_stats.ids.len()];
+        let weights = [t.page_title, t.page_summary, t.page_aliases, t.page_keywords];
         for (stem, w) in &terms.stems {
-            for (field, fw) in [(f.title, t.page_title), (f.summary, t.page_summary), (f.aliases, t.page_aliases), (f.keywords, t.page_keywords)] {
+            for (field, fw) in self.page_stats.fields[..4].iter().zip(weights) {
                 if fw > 0.0 {
-                    let q = TermQuery::new(Term::from_field_text(field, stem), IndexRecordOption::WithFreqs);
-                    clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), fw * w))));
+                    field.add_scores(stem, fw * w, &mut scores);
                 }
             }
         }
         if t.page_bigram > 0.0 {
             for (bigram, w) in &terms.bigrams {
-                let q = TermQuery::new(Term::from_field_text(f.bigrams, bigram), IndexRecordOption::WithFreqs);
-                clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), t.page_bigram * w))));
+                self.page_stats.fields[4].add_scores(bigram, t.page_bigram * w, &mut scores);
             }
         }
-        if clauses.is_empty() {
-            return Vec::new();
-        }
-        let searcher = self.pages.searcher();
-        let Ok(top) = searcher.search(&BooleanQuery::new(clauses), &TopDocs::with_limit(t.pages).order_by_score()) else {
-            return Vec::new();
-        };
-        top.into_iter()
-            .filter_map(|(score, addr)| {
-                let id = self.doc_page.get(addr.segment_ord as usize)?.get(addr.doc_id as usize)?.clone();
-                Some((id, score))
-            })
-            .collect()
+        let mut ranked: Vec<(usize, f32)> = scores.into_iter().enumerate().filter(|(_, s)| *s > 0.0).collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        ranked.truncate(t.pages);
+        ranked.into_iter().map(|(i, s)| (self.page_stats.ids[i].clone(), s)).collect()
     }
 
     /// The tantivy query for a free-text query: every term in every passage field, bigrams,
@@ -831,8 +893,10 @@ impl SearchIndex {
         let f = self.fields;
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         for (stem, w) in &terms.stems {
-            for (field, fw) in [(f.title, t.title), (f.question, t.question), (f.parents, t.parents), (f.body, t.body), (f.body_flat, t.body_flat)] {
-                if fw > 0.0 {
+            for (field, fw) in [(f.title, t.title), (f.title_flat, t.title_flat), (f.question, t.question), (f.parents, t.parents), (f.body, t.body), (f.body_flat, t.body_flat)] {
+                // Words the vocabulary added are looked up in the heading and body only.
+                let light = *w < 1.0 && t.expansion_light && !(field == f.title || field == f.body);
+                if fw > 0.0 && !light {
                     let q = TermQuery::new(Term::from_field_text(field, stem), IndexRecordOption::WithFreqs);
                     clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), fw * w))));
                 }
@@ -888,7 +952,6 @@ impl SearchIndex {
     /// same article may both appear.
     pub fn search_with(&self, book: &Rulebook, query: &str, limit: usize, dedupe_articles: bool) -> Vec<Hit> {
         let t = &self.tuning;
-        let f = self.fields;
         let limit = limit.clamp(1, 50);
         let query = &query.chars().take(1000).collect::<String>();
         let mut hits: Vec<Hit> = Vec::new();
@@ -1002,8 +1065,10 @@ impl SearchIndex {
                     Some(a) => book.article(a).map_or(book.passages[idx].page.as_str(), |p| p.page.as_str()),
                     None => book.passages[idx].page.as_str(),
                 };
-                if terms.settings.iter().any(|s| s == page) {
-                    score *= t.setting;
+                if let Some((_, primary)) = terms.settings.iter().find(|(s, _)| s == page) {
+                    // A setting's own page gets the full weight; pages it refers to (blitz →
+                    // Appendix B, then A) a little less.
+                    score *= if *primary { t.setting } else { t.setting.sqrt() };
                 } else if self.setting_pages.contains(page) {
                     score *= t.setting_other;
                 }
@@ -1024,7 +1089,6 @@ impl SearchIndex {
         } else {
             candidates = ranked;
         }
-        let mut snippets: Option<Option<SnippetGenerator>> = None;
         for (score, idx, article) in candidates {
             if hits.len() >= limit {
                 break;
@@ -1032,11 +1096,7 @@ impl SearchIndex {
             if !seen.insert(idx) || (dedupe_articles && article.is_some() && hits.iter().any(|h| h.article == article)) {
                 continue;
             }
-            let generator = snippets.get_or_insert_with(|| self.snippet_generator(&searcher, &terms));
-            let snippet = generator
-                .as_ref()
-                .map(|g| g.snippet(&normalise_notation(&book.passages[idx].text)).to_html())
-                .unwrap_or_default();
+            let snippet = self.snippet(book, idx, &terms);
             let mut hit = self.hit(book, idx, score, &snippet, "search");
             if article.is_some() {
                 hit.article = article;
@@ -1060,16 +1120,68 @@ impl SearchIndex {
         if total > 0.0 { got / total } else { 1.0 }
     }
 
-    fn snippet_generator(&self, searcher: &Searcher, terms: &QueryTerms) -> Option<SnippetGenerator> {
-        let clauses: Vec<(Occur, Box<dyn Query>)> = terms
-            .stems
-            .iter()
-            .map(|(s, _)| {
-                let q: Box<dyn Query> = Box::new(TermQuery::new(Term::from_field_text(self.fields.body, s), IndexRecordOption::WithFreqs));
-                (Occur::Should, q)
-            })
-            .collect();
-        SnippetGenerator::create(searcher, &BooleanQuery::new(clauses), self.fields.body).ok()
+    /// About 200 characters of a passage around the query's words, those words in `<b>`, as
+    /// HTML; empty when none of them occurs.
+    fn snippet(&self, book: &Rulebook, idx: usize, terms: &QueryTerms) -> String {
+        const WIDTH: usize = 200;
+        let text = &book.passages[idx].text;
+        let tokens = &self.passage_tokens[idx];
+        let wanted: Vec<(u32, f32)> = terms.stems.iter().filter_map(|(s, _)| self.stem_ids.get(s).map(|&i| (i, self.idf[i as usize]))).collect();
+        let weight = |id: u32| wanted.iter().find(|(w, _)| *w == id).map(|(_, f)| *f);
+        let matched: Vec<usize> = (0..tokens.len()).filter(|&i| weight(tokens[i].0).is_some()).collect();
+        if matched.is_empty() {
+            return String::new();
+        }
+        // The window starting at a matched token that holds the most weight of distinct words.
+        let mut best = (0.0f32, 0usize);
+        for &start in &matched {
+            let from = tokens[start].1;
+            let mut seen: Vec<u32> = Vec::new();
+            let mut total = 0.0;
+            for &i in matched.iter().filter(|&&i| i >= start && tokens[i].2 <= from + WIDTH) {
+                if !seen.contains(&tokens[i].0) {
+                    seen.push(tokens[i].0);
+                    total += weight(tokens[i].0).unwrap_or(0.0);
+                }
+            }
+            if total > best.0 {
+                best = (total, start);
+            }
+        }
+        // Start at the beginning of the sentence when it is close, else a little before.
+        let anchor = tokens[best.1].1;
+        let sentence = text[..anchor].rfind(['.', '!', '?', '\n']).map_or(0, |i| i + 1);
+        let mut from = if anchor - sentence <= 60 { sentence } else { anchor.saturating_sub(30) };
+        while !text.is_char_boundary(from) {
+            from -= 1;
+        }
+        from += text[from..].len() - text[from..].trim_start().len();
+        let mut to = (from + WIDTH).min(text.len());
+        while !text.is_char_boundary(to) {
+            to += 1;
+        }
+        if to < text.len() {
+            to = text[..to].rfind(' ').filter(|&i| i > from).unwrap_or(to);
+        }
+        let mut html = String::with_capacity(WIDTH + 64);
+        if from > 0 {
+            html.push('…');
+        }
+        let mut at = from;
+        for &(id, start, end) in tokens.iter().filter(|t| t.1 >= from && t.2 <= to) {
+            if weight(id).is_some() {
+                html.push_str(&html_escape::encode_text(&text[at..start]));
+                html.push_str("<b>");
+                html.push_str(&html_escape::encode_text(&text[start..end]));
+                html.push_str("</b>");
+                at = end;
+            }
+        }
+        html.push_str(&html_escape::encode_text(&text[at..to]));
+        if to < text.len() {
+            html.push('…');
+        }
+        html
     }
 
     fn hit(&self, book: &Rulebook, idx: usize, score: f32, snippet: &str, matched_by: &'static str) -> Hit {
@@ -1128,6 +1240,12 @@ mod tests {
         assert_eq!(notation_words("K+N vs K+P flag fall"), vec!["king knight", "king pawn"]);
         assert!(notation_words("e8=Q ok?").iter().any(|w| w.contains("promotion queen")));
         assert!(notation_words("Is it a draw?").is_empty());
+    }
+
+    #[test]
+    fn small_numbers_are_spelt_out() {
+        assert_eq!(spell_small_numbers("2 minutes, or 1."), "two minutes, or one.");
+        assert_eq!(spell_small_numbers("see 7.5.5 and 90+30, 40 moves, d4 2-minute"), "see 7.5.5 and 90+30, 40 moves, d4 2-minute");
     }
 
     #[test]

@@ -1,13 +1,17 @@
 //! The search vocabulary (rulebook/vocabulary.toml): slang, notation and misspellings mapped
 //! to the rulebook's words. Data, not code, so that rulebook maintainers can edit it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
 
 use serde::Deserialize;
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Vocabulary {
+    /// `expand`'s phrases by their first word, made on first use.
+    #[serde(skip)]
+    by_first_word: OnceLock<HashMap<String, Vec<(String, String)>>>,
     #[serde(default)]
     pub correct: BTreeMap<String, String>,
     #[serde(default)]
@@ -64,11 +68,26 @@ impl Vocabulary {
             .map(|w| w.trim_end_matches('.').to_string())
             .collect::<Vec<_>>()
             .join(" ");
-        let mut extra = Vec::new();
-        for (phrase, expansion) in &self.expand {
-            if contains_phrase(&padded, phrase) {
-                extra.push((phrase.as_str(), expansion.as_str()));
+        let index = self.by_first_word.get_or_init(|| {
+            let mut index: HashMap<String, Vec<(String, String)>> = HashMap::new();
+            for (phrase, expansion) in &self.expand {
+                let first = phrase.split(' ').next().unwrap_or_default().to_string();
+                index.entry(first).or_default().push((format!(" {phrase} "), expansion.clone()));
             }
+            index
+        });
+        let mut extra: Vec<(&str, &str)> = Vec::new();
+        let spaced = format!(" {padded} ");
+        let mut at = 0;
+        for word in padded.split(' ') {
+            if let Some(phrases) = index.get(word) {
+                for (phrase, expansion) in phrases {
+                    if spaced[at..].starts_with(phrase.as_str()) && !extra.iter().any(|(p, _)| *p == &phrase[1..phrase.len() - 1]) {
+                        extra.push((&phrase[1..phrase.len() - 1], expansion.as_str()));
+                    }
+                }
+            }
+            at += word.len() + 1;
         }
         (padded, extra)
     }
@@ -96,14 +115,16 @@ fn contains_phrase(text: &str, phrase: &str) -> bool {
 }
 
 impl Vocabulary {
-    /// The law pages of the settings a rewritten query names.
-    pub fn settings_in(&self, rewritten: &str) -> Vec<&str> {
-        let mut pages: Vec<&str> = Vec::new();
+    /// The law pages of the settings a rewritten query names, each with whether it is the
+    /// first page named for one of them (the setting's own rules, not the ones it refers to).
+    pub fn settings_in(&self, rewritten: &str) -> Vec<(&str, bool)> {
+        let mut pages: Vec<(&str, bool)> = Vec::new();
         for (phrase, ids) in &self.settings {
             if contains_phrase(rewritten, phrase) {
-                for id in ids {
-                    if !pages.contains(&id.as_str()) {
-                        pages.push(id);
+                for (i, id) in ids.iter().enumerate() {
+                    match pages.iter_mut().find(|(p, _)| p == id) {
+                        Some((_, primary)) => *primary |= i == 0,
+                        None => pages.push((id, i == 0)),
                     }
                 }
             }
