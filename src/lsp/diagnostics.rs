@@ -202,16 +202,14 @@ pub fn resolve(pos: &Chess, raw: &str, mode: CastlingMode, span: &Span, label: &
     {
         return Ok((m, None));
     }
+    // The checker accepts a capture written without x (or with a stray x); the editor still
+    // notes it, so that PGN stays clean.
+    if let Some((m, f)) = capture_mark(pos, raw, span, label) {
+        return Ok((m, Some(f)));
+    }
     match resolve_move(pos, raw, mode) {
         Ok(m) => Ok((m, None)),
-        Err(rej) => {
-            if matches!(rej.kind, "not_a_capture" | "wrong_way")
-                && let Some((m, f)) = capture_mark(pos, raw, span, label)
-            {
-                return Ok((m, Some(f)));
-            }
-            Err(rejection_finding(&rej, span, label))
-        }
+        Err(rej) => Err(rejection_finding(&rej, span, label)),
     }
 }
 
