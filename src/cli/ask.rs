@@ -1,25 +1,18 @@
 //! `arbiter ask`, `arbiter verify`, `arbiter search`.
 
-use std::io::{BufRead, Read, Write};
+use std::io::Read;
 
 use anyhow::Context;
 
-use super::SourceArgs;
-use crate::answer::{Answer, AskRequest, MovesField, VerifyRequest};
+use super::{PositionArgs, SourceArgs, json_lines, report_error};
+use crate::answer::{Answer, AskRequest, VerifyRequest};
 
 #[derive(Debug, clap::Args)]
 pub struct AskArgs {
     /// The question, e.g. "Can I castle out of check?".
     pub question: Option<String>,
-    /// The position as FEN.
-    #[arg(long)]
-    pub fen: Option<String>,
-    /// Moves played from the FEN (or the initial position), SAN or UCI, separated by spaces.
-    #[arg(long)]
-    pub moves: Option<String>,
-    /// A PGN file whose first game is the position asked about.
-    #[arg(long, value_name = "FILE")]
-    pub pgn: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub position: PositionArgs,
     /// Print the answer as JSON.
     #[arg(long)]
     pub json: bool,
@@ -56,34 +49,18 @@ pub struct SearchArgs {
 pub fn run(args: AskArgs) -> anyhow::Result<i32> {
     let arbiter = args.source.arbiter()?;
     if args.batch {
-        let stdin = std::io::stdin();
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        for (n, line) in stdin.lock().lines().enumerate() {
-            let line = line.context("reading stdin")?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let value = match serde_json::from_str::<AskRequest>(&line) {
-                Ok(req) => match arbiter.ask(&req) {
-                    Ok(a) => serde_json::to_value(a)?,
-                    Err(e) => serde_json::json!({ "error": e.to_json() }),
-                },
-                Err(e) => serde_json::json!({ "error": { "code": "bad_json", "message": format!("line {}: not a question: {e}", n + 1) } }),
-            };
-            serde_json::to_writer(&mut out, &value)?;
-            out.write_all(b"\n")?;
-        }
-        out.flush()?;
-        return Ok(0);
+        return json_lines("a question", |req: AskRequest| {
+            Ok(match arbiter.ask(&req) {
+                Ok(a) => serde_json::to_value(a)?,
+                Err(e) => serde_json::json!({ "error": e.to_json() }),
+            })
+        });
     }
     let Some(question) = args.question.clone() else {
         anyhow::bail!("give a question: arbiter ask \"Can I castle out of check?\"");
     };
-    let pgn = match &args.pgn {
-        Some(p) => Some(std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?),
-        None => None,
-    };
-    let req = AskRequest { question, fen: args.fen.clone(), moves: args.moves.clone().map(MovesField::Text), pgn };
+    let position = args.position.request(None)?;
+    let req = AskRequest { question, fen: position.fen, moves: position.moves, pgn: position.pgn };
     match arbiter.ask(&req) {
         Ok(answer) => {
             if args.json {
@@ -93,14 +70,7 @@ pub fn run(args: AskArgs) -> anyhow::Result<i32> {
             }
             Ok(0)
         }
-        Err(e) => {
-            if args.json {
-                println!("{}", serde_json::json!({ "error": e.to_json() }));
-            } else {
-                eprintln!("error: {e}");
-            }
-            Ok(2)
-        }
+        Err(e) => Ok(report_error(args.json, &e, e.to_json())),
     }
 }
 
@@ -137,10 +107,7 @@ pub fn run_verify(args: VerifyArgs) -> anyhow::Result<i32> {
             println!("{}", serde_json::to_string_pretty(&out)?);
             Ok(if out.all_hold { 0 } else { 1 })
         }
-        Err(e) => {
-            println!("{}", serde_json::json!({ "error": e.to_json() }));
-            Ok(2)
-        }
+        Err(e) => Ok(report_error(true, &e, e.to_json())),
     }
 }
 

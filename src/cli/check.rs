@@ -1,26 +1,16 @@
 //! `arbiter check`: the position report, one position or a batch of JSON lines.
 
-use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use anyhow::Context;
-
-use crate::answer::request::{CheckRequest, MovesField};
+use super::{PositionArgs, json_lines, report_error};
+use crate::answer::CheckRequest;
+use crate::rules::castling::capitalise_first;
 use crate::rules::{self, CheckOptions, SolverBudget};
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
-    /// Start position as FEN (default: the initial position). Shredder/X-FEN castling letters
-    /// select Chess960.
-    #[arg(long)]
-    pub fen: Option<String>,
-    /// Moves played from the start position, SAN or UCI, separated by spaces
-    /// ("e4 e5 Nf3" or "1. e4 e5 2. Nf3"; move numbers are ignored).
-    #[arg(long)]
-    pub moves: Option<String>,
-    /// A PGN file: its first game is replayed (its [FEN] tag is honoured).
-    #[arg(long, value_name = "FILE")]
-    pub pgn: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub position: PositionArgs,
     /// A move to test in the final position: is it legal here, and if not, why.
     #[arg(long = "move", value_name = "MOVE")]
     pub move_text: Option<String>,
@@ -45,26 +35,10 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     if args.batch {
         return run_batch(opts);
     }
-    let pgn = match &args.pgn {
-        Some(path) => Some(std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?),
-        None => None,
-    };
-    let request = CheckRequest {
-        fen: args.fen.clone(),
-        moves: args.moves.clone().map(MovesField::Text),
-        pgn,
-        move_text: args.move_text.clone(),
-    };
+    let request = args.position.request(args.move_text.clone())?;
     let game = match request.game() {
         Ok(g) => g,
-        Err(e) => {
-            if args.json {
-                println!("{}", serde_json::json!({ "error": e.to_json() }));
-            } else {
-                eprintln!("error: {e}");
-            }
-            return Ok(2);
-        }
+        Err(e) => return Ok(report_error(args.json, &e, e.to_json())),
     };
     let report = rules::check(&game, request.move_text.as_deref(), opts);
     if args.json {
@@ -76,35 +50,18 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
 }
 
 fn run_batch(opts: CheckOptions) -> anyhow::Result<i32> {
-    let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    for (n, line) in stdin.lock().lines().enumerate() {
-        let line = line.context("reading stdin")?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let value = match serde_json::from_str::<CheckRequest>(&line) {
-            Ok(req) => match req.game() {
-                Ok(game) => serde_json::to_value(rules::check(&game, req.move_text.as_deref(), opts))?,
-                Err(e) => serde_json::json!({ "error": e.to_json() }),
-            },
-            Err(e) => serde_json::json!({ "error": {
-                "code": "bad_json",
-                "message": format!("line {}: not a check request: {e}", n + 1),
-            }}),
-        };
-        serde_json::to_writer(&mut out, &value)?;
-        out.write_all(b"\n")?;
-    }
-    out.flush()?;
-    Ok(0)
+    json_lines("a check request", |req: CheckRequest| {
+        Ok(match req.game() {
+            Ok(game) => serde_json::to_value(rules::check(&game, req.move_text.as_deref(), opts))?,
+            Err(e) => serde_json::json!({ "error": e.to_json() }),
+        })
+    })
 }
 
 /// The report as a player reads it.
 pub fn human_report(r: &rules::Report) -> String {
     let mut s = String::new();
-    s.push_str(&format!("Position: {}\n{} to move.\n", r.fen, capital(r.turn)));
+    s.push_str(&format!("Position: {}\n{} to move.\n", r.fen, capitalise_first(r.turn)));
     if let Some(o) = &r.outcome {
         s.push_str(&format!("Game over: {} ({}) — {}\n", o.result, o.reason, o.explanation));
     }
@@ -132,8 +89,4 @@ pub fn human_report(r: &rules::Report) -> String {
         s.push_str(&format!("Warning: {w}\n"));
     }
     s
-}
-
-fn capital(s: &str) -> String {
-    crate::rules::castling::capitalise_first(s)
 }

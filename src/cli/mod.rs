@@ -63,6 +63,74 @@ impl SourceArgs {
     }
 }
 
+/// The position a command is about: a FEN and moves, or a PGN file.
+#[derive(Debug, Clone, Args)]
+pub struct PositionArgs {
+    /// Start position as FEN (default: the initial position). Shredder/X-FEN castling letters
+    /// select Chess960.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Moves played from the start position, SAN or UCI, separated by spaces
+    /// ("e4 e5 Nf3" or "1. e4 e5 2. Nf3"; move numbers are ignored).
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// A PGN file: its first game is replayed (its [FEN] tag is honoured).
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+}
+
+impl PositionArgs {
+    /// The request body these options describe (the PGN file is read here).
+    pub fn request(&self, move_text: Option<String>) -> anyhow::Result<crate::answer::CheckRequest> {
+        let pgn = match &self.pgn {
+            Some(path) => Some(std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?),
+            None => None,
+        };
+        Ok(crate::answer::CheckRequest {
+            fen: self.fen.clone(),
+            moves: self.moves.clone().map(crate::answer::MovesField::Text),
+            pgn,
+            move_text,
+        })
+    }
+}
+
+/// The `--batch` loop shared by `check` and `ask`: one JSON request per stdin line, one JSON
+/// result (or `{"error": …}`) per stdout line, in order; a line that is not a `T` is reported
+/// as `bad_json` and the batch goes on.
+pub fn json_lines<T: serde::de::DeserializeOwned>(what: &str, mut handle: impl FnMut(T) -> anyhow::Result<serde_json::Value>) -> anyhow::Result<i32> {
+    use std::io::{BufRead, Write};
+    let stdin = std::io::stdin();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for (n, line) in stdin.lock().lines().enumerate() {
+        let line = line.context("reading stdin")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let value = match serde_json::from_str::<T>(&line) {
+            Ok(req) => handle(req)?,
+            Err(e) => serde_json::json!({ "error": {
+                "code": "bad_json",
+                "message": format!("line {}: not {what}: {e}", n + 1),
+            }}),
+        };
+        serde_json::to_writer(&mut out, &value)?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    Ok(0)
+}
+
+/// Reports a request error as JSON on stdout (`--json`) or as text on stderr; exit code 2.
+pub fn report_error(json: bool, error: &dyn std::fmt::Display, body: crate::rules::ErrorBody) -> i32 {
+    if json {
+        println!("{}", serde_json::json!({ "error": body }));
+    } else {
+        eprintln!("error: {error}");
+    }
+    2
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Report on a position or game: legal moves, castling, e.p., mate, repetition, 50/75,
