@@ -7,6 +7,7 @@ use serde_json::Value;
 use shakmaty::{Color, Position};
 
 use crate::rules::notation::{resolve_move, san_plus};
+use crate::rules::castling::CastlingStatus;
 use crate::rules::{Game, Report};
 
 /// What a claim is about (the `kind` and its parameters).
@@ -75,20 +76,22 @@ pub struct Claim {
     pub article: String,
 }
 
+/// The report's castling verdict for one side and wing.
+pub fn castling_status(report: &Report, side: Side, wing: Wing) -> &CastlingStatus {
+    let wings = match side {
+        Side::White => &report.castling.white,
+        Side::Black => &report.castling.black,
+    };
+    match wing {
+        Wing::Kingside => &wings.kingside,
+        Wing::Queenside => &wings.queenside,
+    }
+}
+
 /// The checker's value for a subject in this game's current position, and its article.
 /// Moves are given back in SAN.
 pub fn evaluate(subject: &ClaimSubject, game: &Game, report: &Report) -> (ClaimSubject, Value, String) {
     let pos = game.current();
-    let castling = |side: Side, wing: Wing| {
-        let wings = match side {
-            Side::White => &report.castling.white,
-            Side::Black => &report.castling.black,
-        };
-        match wing {
-            Wing::Kingside => &wings.kingside,
-            Wing::Queenside => &wings.queenside,
-        }
-    };
     match subject {
         ClaimSubject::LegalMove { mv } => match resolve_move(pos, mv, game.mode) {
             Ok(m) => (ClaimSubject::LegalMove { mv: san_plus(pos, m) }, Value::Bool(true), crate::rules::report::article_for_move(m).into()),
@@ -99,11 +102,11 @@ pub fn evaluate(subject: &ClaimSubject, game: &Game, report: &Report) -> (ClaimS
             _ => (subject.clone(), Value::Bool(false), "3.7.3.2".into()),
         },
         ClaimSubject::CastlingRight { color, wing } => {
-            let st = castling(*color, *wing);
+            let st = castling_status(report, *color, *wing);
             (subject.clone(), Value::Bool(st.right), "3.8.2.1".into())
         }
         ClaimSubject::CastlingLegal { color, wing } => {
-            let st = castling(*color, *wing);
+            let st = castling_status(report, *color, *wing);
             let article = if st.legal { "3.8.2" } else { st.reasons.first().map(|r| r.article).unwrap_or("3.8.2.2") };
             (subject.clone(), Value::Bool(st.legal), article.into())
         }

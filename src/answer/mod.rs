@@ -14,7 +14,8 @@ use serde::{Deserialize, Serialize};
 use crate::rulebook::{PageKind, Rulebook};
 use crate::rules::{self, CheckOptions, ErrorBody, Game, Report, RulesError, SolverBudget};
 use crate::search::{Hit, SearchIndex};
-use claims::{Claim, ClaimCheck, ClaimSubject, Side, Wing, claim, side_to_move, verify_claim};
+use crate::rules::castling::capitalise_first;
+use claims::{Claim, ClaimCheck, ClaimSubject, Side, Wing, castling_status, claim, side_to_move, verify_claim};
 use intent::{Intent, Topic, understand};
 pub use request::{AskRequest, CheckRequest, MovesField};
 
@@ -241,7 +242,9 @@ impl Arbiter {
         }
     }
 
-    fn citations<S: AsRef<str>>(&self, deciding: &[S], hits: &[Hit]) -> Vec<Citation> {
+    /// Ordered citations: the deciding articles, then every article the answer text mentions,
+    /// then search hits nearly as relevant as the best; at most five, one per article.
+    fn citations<S: AsRef<str>>(&self, deciding: &[S], answer: &str, hits: &[Hit]) -> Vec<Citation> {
         let mut out: Vec<Citation> = Vec::new();
         let mut push = |c: Option<Citation>| {
             if let Some(c) = c {
@@ -252,6 +255,11 @@ impl Arbiter {
         };
         for a in deciding {
             push(self.citation(a.as_ref()));
+        }
+        for (_, number) in crate::rulebook::find_article_refs(answer) {
+            if self.book.article(&number).is_some() {
+                push(self.citation(&number));
+            }
         }
         // Search hits support the deciding articles only when they are nearly as relevant as the best.
         let top = hits.iter().filter(|h| h.matched_by == "search").map(|h| h.score).fold(0.0f32, f32::max);
@@ -316,18 +324,11 @@ impl Arbiter {
         }
         // A FAQ answer cites its deciding article first (rulebook/README.md); a law passage is
         // its own article; a guide passage stands for the article search matched it to.
-        let mut deciding: Vec<&str> = match passage.kind {
+        let deciding: Vec<&str> = match passage.kind {
             PageKind::Faq => passage.cites.iter().map(String::as_str).filter(|a| self.book.article(a).is_some()).collect(),
             _ => best.article.iter().map(String::as_str).collect(),
         };
-        // Articles the quoted text mentions come next.
-        let mentioned = crate::rulebook::find_article_refs(&answer);
-        for (_, number) in &mentioned {
-            if self.book.article(number).is_some() && !deciding.contains(&number.as_str()) {
-                deciding.push(number);
-            }
-        }
-        let citations = self.citations(&deciding, hits);
+        let citations = self.citations(&deciding, &answer, hits);
         Answer { answer, citations, claims: vec![], position: None, topic: intent.topic.name().into(), basis: "rulebook".into(), marks: vec![] }
     }
 
@@ -511,7 +512,7 @@ impl Arbiter {
                         "No: the position has occurred {} time{} so far; the game ends by itself only when the same position appears for the fifth time (9.6.1). {}",
                         r.count,
                         if r.count == 1 { "" } else { "s" },
-                        capitalise(&r.reason)
+                        capitalise_first(&r.reason)
                     )
                 };
                 claims_out.push(claim(ClaimSubject::Fivefold, game, &report));
@@ -575,28 +576,13 @@ impl Arbiter {
         if !report.warnings.is_empty() {
             answer.push_str(&format!(" (Input note: {}.)", report.warnings.join("; ")));
         }
-        // Every article the answer itself mentions is cited, after the deciding ones.
-        for (_, number) in crate::rulebook::find_article_refs(&answer) {
-            if !deciding.contains(&number) {
-                deciding.push(number);
-            }
-        }
-        deciding.dedup();
-        let citations = self.citations(&deciding, hits);
+        let citations = self.citations(&deciding, &answer, hits);
         marks.sort();
         marks.dedup();
         Answer { answer, citations, claims: claims_out, position: Some(report), topic: intent.topic.name().into(), basis: "position".into(), marks }
     }
 }
 
-fn capitalise(s: &str) -> String {
-    crate::rules::castling::capitalise_first(s)
-}
-
-fn castling_status(report: &Report, side: Side, wing: Wing) -> &crate::rules::castling::CastlingStatus {
-    let wings = if side == Side::White { &report.castling.white } else { &report.castling.black };
-    if wing == Wing::Kingside { &wings.kingside } else { &wings.queenside }
-}
 
 fn other(s: Side) -> Side {
     if s == Side::White { Side::Black } else { Side::White }
