@@ -55,13 +55,12 @@ pub struct Rulebook {
 impl Rulebook {
     /// The copy compiled into the binary.
     pub fn embedded() -> Result<Rulebook, LoadError> {
-        let mut files: Vec<(String, String)> = EmbeddedRulebook::iter()
+        let files: Vec<(String, String)> = EmbeddedRulebook::iter()
             .filter_map(|path| {
                 let file = EmbeddedRulebook::get(&path)?;
                 Some((path.to_string(), String::from_utf8_lossy(&file.data).into_owned()))
             })
             .collect();
-        files.sort();
         Rulebook::from_files(files)
     }
 
@@ -69,19 +68,17 @@ impl Rulebook {
     pub fn from_dir(dir: &Path) -> Result<Rulebook, LoadError> {
         let mut files = Vec::new();
         collect_md(dir, dir, &mut files)?;
-        files.sort();
         Rulebook::from_files(files)
     }
 
-    /// Builds the rulebook from (relative path, Markdown) pairs.
-    pub fn from_files(files: Vec<(String, String)>) -> Result<Rulebook, LoadError> {
+    /// Builds the rulebook from (relative path, Markdown) pairs, in any order.
+    pub fn from_files(mut files: Vec<(String, String)>) -> Result<Rulebook, LoadError> {
         if files.is_empty() {
             return Err(LoadError::Empty);
         }
         let mut hasher = blake3::Hasher::new();
         let mut pages = Vec::new();
         let mut passages = Vec::new();
-        let mut files = files;
         files.sort_by_key(|(path, _)| page_order(path));
         for (path, text) in &files {
             hasher.update(path.as_bytes());
@@ -182,7 +179,7 @@ pub(super) fn markdown_options() -> Options {
 }
 
 /// The anchors of a page's headings, in order, made unique within the page.
-pub(super) fn heading_anchors(headings: &[String]) -> Vec<String> {
+fn heading_anchors(headings: &[String]) -> Vec<String> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     headings
         .iter()

@@ -4,26 +4,12 @@
 use pulldown_cmark::{CowStr, Event, LinkType, Parser, Tag, TagEnd};
 
 use super::articles::find_article_refs;
-use super::load::{heading_anchors, markdown_options};
+use super::load::markdown_options;
 use super::{Page, Rulebook};
 
 pub(super) fn render_page_html(book: &Rulebook, page: &Page, markdown: &str) -> String {
-    // First pass: heading texts, to compute the same anchors the loader gave the passages.
-    let mut headings = Vec::new();
-    let mut current: Option<String> = None;
-    for event in Parser::new_ext(markdown, markdown_options()) {
-        match event {
-            Event::Start(Tag::Heading { .. }) => current = Some(String::new()),
-            Event::End(TagEnd::Heading(_)) => headings.extend(current.take()),
-            Event::Text(t) | Event::Code(t) => {
-                if let Some(h) = current.as_mut() {
-                    h.push_str(&t);
-                }
-            }
-            _ => {}
-        }
-    }
-    let anchors = heading_anchors(&headings.iter().map(|h| h.trim().to_string()).collect::<Vec<_>>());
+    // The loader made one passage per heading, in order: reuse its anchors.
+    let anchors: Vec<&str> = page.passages.iter().map(|&i| book.passages[i].anchor.as_str()).collect();
 
     let mut out: Vec<Event> = Vec::new();
     let mut heading_no = 0usize;
@@ -38,7 +24,7 @@ pub(super) fn render_page_html(book: &Rulebook, page: &Page, markdown: &str) -> 
             _ if in_meta => {}
             Event::Start(Tag::Heading { level, classes, attrs, .. }) => {
                 in_heading = true;
-                let id = anchors.get(heading_no).cloned().map(CowStr::from);
+                let id = anchors.get(heading_no).map(|a| CowStr::from(a.to_string()));
                 heading_no += 1;
                 out.push(Event::Start(Tag::Heading { level, id, classes, attrs }));
             }
@@ -99,7 +85,6 @@ pub(super) fn render_page_html(book: &Rulebook, page: &Page, markdown: &str) -> 
     }
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, out.into_iter());
-    let _ = page;
     sanitize(&html)
 }
 
