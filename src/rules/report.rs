@@ -210,8 +210,9 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
     let en_passant_info = en_passant_info(pos, &ep_moves);
 
     let promotions = promotions(&legal);
-    let repetition = repetition(game, pos, &legal);
-    let fifty_moves = fifty_moves(pos, &legal, mode);
+    let notations = MoveNotations { uci: &legal_moves, san: &legal_moves_san };
+    let repetition = repetition(game, pos, &legal, &notations);
+    let fifty_moves = fifty_moves(pos, &legal, &notations);
 
     // The solver: can each side still mate?
     let (white_w, black_w) = if opts.skip_solver || checkmate {
@@ -465,7 +466,13 @@ fn promotions(legal: &shakmaty::MoveList) -> Vec<Promotion> {
     out
 }
 
-fn repetition(game: &Game, pos: &Chess, legal: &shakmaty::MoveList) -> Repetition {
+/// UCI and SAN of the legal moves, in `legal_moves()` order, written once per report.
+struct MoveNotations<'a> {
+    uci: &'a [String],
+    san: &'a [String],
+}
+
+fn repetition(game: &Game, pos: &Chess, legal: &shakmaty::MoveList, notations: &MoveNotations) -> Repetition {
     // Index the game's positions by hash, then confirm with full FIDE equality.
     let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
     let positions: Vec<&Chess> = game.positions().collect();
@@ -483,12 +490,12 @@ fn repetition(game: &Game, pos: &Chess, legal: &shakmaty::MoveList) -> Repetitio
     let mut threefold_by_move_san = Vec::new();
     // A move can only bring about a third occurrence if some position already occurred twice.
     let any_twice = by_hash.values().any(|v| v.len() >= 2);
-    for m in legal.iter().filter(|_| any_twice) {
+    for (i, m) in legal.iter().enumerate().filter(|_| any_twice) {
         let mut after = pos.clone();
         after.play_unchecked(*m);
         if occurrences(&after).len() >= 2 {
-            threefold_by_move.push(uci(*m, game.mode));
-            threefold_by_move_san.push(san_plus(pos, *m));
+            threefold_by_move.push(notations.uci[i].clone());
+            threefold_by_move_san.push(notations.san[i].clone());
         }
     }
     let threefold_now = count >= 3;
@@ -524,7 +531,7 @@ fn join_nums(v: &[usize]) -> String {
     v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ")
 }
 
-fn fifty_moves(pos: &Chess, legal: &shakmaty::MoveList, mode: shakmaty::CastlingMode) -> FiftyMoves {
+fn fifty_moves(pos: &Chess, legal: &shakmaty::MoveList, notations: &MoveNotations) -> FiftyMoves {
     let clock = pos.halfmoves();
     let has_moves = !legal.is_empty();
     let claim_now = clock >= 100 && has_moves;
@@ -532,15 +539,15 @@ fn fifty_moves(pos: &Chess, legal: &shakmaty::MoveList, mode: shakmaty::Castling
     let mut claim_by_move = Vec::new();
     let mut claim_by_move_san = Vec::new();
     if clock >= 99 {
-        for m in legal {
+        for (i, m) in legal.iter().enumerate() {
             if m.is_zeroing() {
                 continue;
             }
             let mut after = pos.clone();
             after.play_unchecked(*m);
             if after.halfmoves() >= 100 && !after.legal_moves().is_empty() {
-                claim_by_move.push(uci(*m, mode));
-                claim_by_move_san.push(san_plus(pos, *m));
+                claim_by_move.push(notations.uci[i].clone());
+                claim_by_move_san.push(notations.san[i].clone());
             }
         }
     }
