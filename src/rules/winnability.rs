@@ -63,8 +63,11 @@ pub fn chasolver_fen(pos: &Chess, mode: CastlingMode) -> String {
 
 /// The bridge to chasolver's board type.
 pub fn to_chess_board(pos: &Chess, mode: CastlingMode) -> Result<chess::Board, String> {
-    let fen = chasolver_fen(pos, mode);
-    chess::Board::from_str(&fen).map_err(|e| format!("the solver cannot read {fen}: {e}"))
+    board_from_fen(&chasolver_fen(pos, mode))
+}
+
+fn board_from_fen(fen: &str) -> Result<chess::Board, String> {
+    chess::Board::from_str(fen).map_err(|e| format!("the solver cannot read {fen}: {e}"))
 }
 
 fn to_chess_color(color: Color) -> chess::Color {
@@ -154,7 +157,9 @@ fn run_full(board: &chess::Board, winner: chess::Color) -> Winnability {
 
 /// Decides whether `winner` can still mate in `pos`.
 pub fn winnability(pos: &Chess, mode: CastlingMode, winner: Color, budget: SolverBudget) -> Winnability {
-    let board = match to_chess_board(pos, mode) {
+    // The FEN is both the bridge to the solver's board and the cache key.
+    let fen = chasolver_fen(pos, mode);
+    let board = match board_from_fen(&fen) {
         Ok(b) => b,
         Err(why) => return Winnability::Undetermined { why },
     };
@@ -165,7 +170,7 @@ pub fn winnability(pos: &Chess, mode: CastlingMode, winner: Color, budget: Solve
     let Some(limit) = budget.0 else {
         return run_full(&board, chess_winner);
     };
-    let key = (chasolver_fen(pos, mode), winner == Color::White);
+    let key = (fen, winner == Color::White);
     let pool = pool();
     if let Some(hit) = pool.recall(&key) {
         return hit;
