@@ -11,7 +11,9 @@
 use std::sync::{Arc, LazyLock, Mutex};
 
 use divan::Bencher;
-use lsp_types::{Position, Range, TextDocumentContentChangeEvent, TextDocumentContentChangePartial};
+use lsp_types::{
+    Position, Range, TextDocumentContentChangeEvent, TextDocumentContentChangePartial,
+};
 use rules_arbiter::answer::Arbiter;
 use rules_arbiter::lsp::Workspace;
 use shakmaty::san::SanPlus;
@@ -45,7 +47,15 @@ fn random_game(rng: &mut Rng, index: usize) -> String {
     for ply in 0..plies {
         let legal = pos.legal_moves();
         if legal.is_empty() {
-            ended = Some(if pos.is_check() { if pos.turn() == Color::White { "0-1" } else { "1-0" } } else { "1/2-1/2" });
+            ended = Some(if pos.is_check() {
+                if pos.turn() == Color::White {
+                    "0-1"
+                } else {
+                    "1-0"
+                }
+            } else {
+                "1/2-1/2"
+            });
             break;
         }
         let mut m = legal[rng.below(legal.len())];
@@ -107,14 +117,21 @@ static PGN: LazyLock<String> = LazyLock::new(|| {
     (0..GAMES).map(|i| random_game(&mut rng, i)).collect()
 });
 
-static ARBITER: LazyLock<Arc<Arbiter>> = LazyLock::new(|| Arc::new(Arbiter::embedded().expect("the embedded rulebook")));
+static ARBITER: LazyLock<Arc<Arbiter>> =
+    LazyLock::new(|| Arc::new(Arbiter::embedded().expect("the embedded rulebook")));
 
 /// A warm workspace with the file open and analysed once.
 static WARM: LazyLock<Mutex<(Workspace, bool)>> = LazyLock::new(|| {
     let mut ws = Workspace::new(Arc::clone(&ARBITER));
     ws.open(URI, "pgn", 1, PGN.clone());
     let diagnostics = ws.diagnostics(URI);
-    eprintln!("\n{} games, {} KiB, {} lines, {} diagnostics", GAMES, PGN.len() / 1024, PGN.lines().count(), diagnostics.len());
+    eprintln!(
+        "\n{} games, {} KiB, {} lines, {} diagnostics",
+        GAMES,
+        PGN.len() / 1024,
+        PGN.lines().count(),
+        diagnostics.len()
+    );
     Mutex::new((ws, false))
 });
 
@@ -139,7 +156,9 @@ fn open_and_diagnose_2000_games(bencher: Bencher) {
 #[divan::bench(sample_count = 20, sample_size = 1)]
 #[allow(deprecated)] // range_length, a field the constructor syntax has to name
 fn edit_one_game_and_diagnose(bencher: Bencher) {
-    let game = PGN.find(&format!("[Round \"{}\"]", GAMES / 2)).expect("the middle game");
+    let game = PGN
+        .find(&format!("[Round \"{}\"]", GAMES / 2))
+        .expect("the middle game");
     let movetext = game + PGN[game..].find("\n\n").expect("tags end") + 2;
     let line = PGN[..movetext].matches('\n').count() as u32;
     let mut guard = WARM.lock().expect("the warm workspace");
@@ -162,7 +181,11 @@ fn edit_one_game_and_diagnose(bencher: Bencher) {
         };
         *inserted = !*inserted;
         version += 1;
-        ws.change(URI, version, vec![TextDocumentContentChangeEvent::TextDocumentContentChangePartial(change)]);
+        ws.change(
+            URI,
+            version,
+            vec![TextDocumentContentChangeEvent::TextDocumentContentChangePartial(change)],
+        );
         ws.diagnostics(URI)
     });
 }

@@ -7,11 +7,11 @@
 //! - [`answer`]: questions in, answers with citations and checkable claims out.
 //! - front ends: [`cli`], [`server`], [`lsp`], [`regress`].
 
-pub mod rulebook;
-pub mod rules;
-pub mod search;
-pub mod server;
 pub mod answer;
 pub mod cli;
 pub mod lsp;
 pub mod regress;
+pub mod rulebook;
+pub mod rules;
+pub mod search;
+pub mod server;

@@ -113,7 +113,17 @@ impl std::fmt::Display for SuiteError {
 
 impl std::error::Error for SuiteError {}
 
-const CASE_FIELDS: &[&str] = &["name", "question", "fen", "moves", "pgn", "cites", "claims", "contains", "not_contains"];
+const CASE_FIELDS: &[&str] = &[
+    "name",
+    "question",
+    "fen",
+    "moves",
+    "pgn",
+    "cites",
+    "claims",
+    "contains",
+    "not_contains",
+];
 
 /// Claim kinds and the parameters each takes (besides `kind` and `value`).
 const CLAIM_KINDS: &[(&str, &[&str])] = &[
@@ -152,7 +162,9 @@ fn case_header_lines(text: &str) -> Vec<usize> {
         .enumerate()
         .filter(|(_, l)| {
             let t = l.trim_start();
-            t.starts_with("[[") && t[2..].trim_start().starts_with("case") && t[2..].trim_start()[4..].trim_start().starts_with("]]")
+            t.starts_with("[[")
+                && t[2..].trim_start().starts_with("case")
+                && t[2..].trim_start()[4..].trim_start().starts_with("]]")
         })
         .map(|(i, _)| i + 1)
         .collect()
@@ -160,8 +172,16 @@ fn case_header_lines(text: &str) -> Vec<usize> {
 
 /// Parses one suite file's text. `file` is only used in messages.
 pub fn parse_suite(file: &str, text: &str) -> Result<Vec<Case>, Vec<SuiteError>> {
-    let whole = |message: String| vec![SuiteError { file: file.into(), case: None, field: None, message }];
-    let table: toml::Table = toml::from_str(text).map_err(|e| whole(format!("not valid TOML: {}", e.to_string().trim_end())))?;
+    let whole = |message: String| {
+        vec![SuiteError {
+            file: file.into(),
+            case: None,
+            field: None,
+            message,
+        }]
+    };
+    let table: toml::Table = toml::from_str(text)
+        .map_err(|e| whole(format!("not valid TOML: {}", e.to_string().trim_end())))?;
     for key in table.keys() {
         if key != "case" {
             return Err(vec![SuiteError {
@@ -180,7 +200,10 @@ pub fn parse_suite(file: &str, text: &str) -> Result<Vec<Case>, Vec<SuiteError>>
                 file: file.into(),
                 case: None,
                 field: Some("case".into()),
-                message: format!("expected [[case]] entries (an array of tables), found {}", type_name(other)),
+                message: format!(
+                    "expected [[case]] entries (an array of tables), found {}",
+                    type_name(other)
+                ),
             }]);
         }
     };
@@ -188,13 +211,21 @@ pub fn parse_suite(file: &str, text: &str) -> Result<Vec<Case>, Vec<SuiteError>>
     let mut out = Vec::new();
     let mut errors = Vec::new();
     for (i, v) in cases.iter().enumerate() {
-        let line = if lines.len() == cases.len() { lines.get(i).copied() } else { None };
+        let line = if lines.len() == cases.len() {
+            lines.get(i).copied()
+        } else {
+            None
+        };
         match parse_case(file, i + 1, line, v) {
             Ok(c) => out.push(c),
             Err(mut e) => errors.append(&mut e),
         }
     }
-    if errors.is_empty() { Ok(out) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
 }
 
 fn case_label(index: usize, line: Option<usize>, name: Option<&str>) -> String {
@@ -208,15 +239,31 @@ fn case_label(index: usize, line: Option<usize>, name: Option<&str>) -> String {
     s
 }
 
-fn parse_case(file: &str, index: usize, line: Option<usize>, v: &toml::Value) -> Result<Case, Vec<SuiteError>> {
-    let name_hint = v.get("name").and_then(|n| n.as_str()).filter(|n| !n.trim().is_empty());
+fn parse_case(
+    file: &str,
+    index: usize,
+    line: Option<usize>,
+    v: &toml::Value,
+) -> Result<Case, Vec<SuiteError>> {
+    let name_hint = v
+        .get("name")
+        .and_then(|n| n.as_str())
+        .filter(|n| !n.trim().is_empty());
     let label = case_label(index, line, name_hint);
     let errors: std::cell::RefCell<Vec<SuiteError>> = std::cell::RefCell::new(Vec::new());
     let err = |field: Option<&str>, message: String| {
-        errors.borrow_mut().push(SuiteError { file: file.into(), case: Some(label.clone()), field: field.map(String::from), message });
+        errors.borrow_mut().push(SuiteError {
+            file: file.into(),
+            case: Some(label.clone()),
+            field: field.map(String::from),
+            message,
+        });
     };
     let Some(t) = v.as_table() else {
-        err(None, format!("a case must be a table, found {}", type_name(v)));
+        err(
+            None,
+            format!("a case must be a table, found {}", type_name(v)),
+        );
         return Err(errors.into_inner());
     };
     for key in t.keys() {
@@ -228,27 +275,37 @@ fn parse_case(file: &str, index: usize, line: Option<usize>, v: &toml::Value) ->
                 "move" => " (did you mean `moves`?)",
                 _ => "",
             };
-            err(Some(key), format!("unknown field{hint}; a case takes {}", CASE_FIELDS.join(", ")));
+            err(
+                Some(key),
+                format!(
+                    "unknown field{hint}; a case takes {}",
+                    CASE_FIELDS.join(", ")
+                ),
+            );
         }
     }
-    let string = |field: &str, required: bool, err: &dyn Fn(Option<&str>, String)| -> Option<String> {
-        match t.get(field) {
-            None if required => {
-                err(Some(field), "missing (required)".into());
-                None
+    let string =
+        |field: &str, required: bool, err: &dyn Fn(Option<&str>, String)| -> Option<String> {
+            match t.get(field) {
+                None if required => {
+                    err(Some(field), "missing (required)".into());
+                    None
+                }
+                None => None,
+                Some(toml::Value::String(s)) if s.trim().is_empty() => {
+                    err(Some(field), "is empty".into());
+                    None
+                }
+                Some(toml::Value::String(s)) => Some(s.clone()),
+                Some(other) => {
+                    err(
+                        Some(field),
+                        format!("expected a string, found {}", type_name(other)),
+                    );
+                    None
+                }
             }
-            None => None,
-            Some(toml::Value::String(s)) if s.trim().is_empty() => {
-                err(Some(field), "is empty".into());
-                None
-            }
-            Some(toml::Value::String(s)) => Some(s.clone()),
-            Some(other) => {
-                err(Some(field), format!("expected a string, found {}", type_name(other)));
-                None
-            }
-        }
-    };
+        };
     let strings = |field: &str, err: &dyn Fn(Option<&str>, String)| -> Option<Vec<String>> {
         match t.get(field) {
             None => None,
@@ -257,14 +314,26 @@ fn parse_case(file: &str, index: usize, line: Option<usize>, v: &toml::Value) ->
                 for (j, item) in a.iter().enumerate() {
                     match item {
                         toml::Value::String(s) if !s.trim().is_empty() => out.push(s.clone()),
-                        toml::Value::String(_) => err(Some(field), format!("item {} is empty", j + 1)),
-                        other => err(Some(field), format!("item {} should be a string, found {}", j + 1, type_name(other))),
+                        toml::Value::String(_) => {
+                            err(Some(field), format!("item {} is empty", j + 1))
+                        }
+                        other => err(
+                            Some(field),
+                            format!(
+                                "item {} should be a string, found {}",
+                                j + 1,
+                                type_name(other)
+                            ),
+                        ),
                     }
                 }
                 Some(out)
             }
             Some(other) => {
-                err(Some(field), format!("expected an array of strings, found {}", type_name(other)));
+                err(
+                    Some(field),
+                    format!("expected an array of strings, found {}", type_name(other)),
+                );
                 None
             }
         }
@@ -279,7 +348,10 @@ fn parse_case(file: &str, index: usize, line: Option<usize>, v: &toml::Value) ->
     let not_contains = strings("not_contains", &err).unwrap_or_default();
     for c in &cites {
         if !is_article_number(c) {
-            err(Some("cites"), format!("\"{c}\" is not an article number (like 3.8.2.1, A.5.3, III.5)"));
+            err(
+                Some("cites"),
+                format!("\"{c}\" is not an article number (like 3.8.2.1, A.5.3, III.5)"),
+            );
         }
     }
     let mut claims = Vec::new();
@@ -293,30 +365,59 @@ fn parse_case(file: &str, index: usize, line: Option<usize>, v: &toml::Value) ->
                 }
             }
         }
-        Some(other) => err(Some("claims"), format!("expected an array of claim tables, found {}", type_name(other))),
+        Some(other) => err(
+            Some("claims"),
+            format!(
+                "expected an array of claim tables, found {}",
+                type_name(other)
+            ),
+        ),
     }
     if pgn.is_some() && moves.is_some() {
-        err(Some("moves"), "give either `pgn` or `moves`, not both".into());
+        err(
+            Some("moves"),
+            "give either `pgn` or `moves`, not both".into(),
+        );
     }
     if pgn.is_some() && fen.is_some() {
-        err(Some("fen"), "a PGN sets its own start position (use its [FEN] tag); drop `fen`".into());
+        err(
+            Some("fen"),
+            "a PGN sets its own start position (use its [FEN] tag); drop `fen`".into(),
+        );
     }
-    let has_position = fen.is_some() || pgn.is_some() || moves.as_ref().is_some_and(|m| !m.is_empty());
+    let has_position =
+        fen.is_some() || pgn.is_some() || moves.as_ref().is_some_and(|m| !m.is_empty());
     if !claims.is_empty() && !has_position {
-        err(Some("claims"), "claims are about a position: give `fen`, `moves` or `pgn`".into());
+        err(
+            Some("claims"),
+            "claims are about a position: give `fen`, `moves` or `pgn`".into(),
+        );
     }
     if cites.is_empty() && claims.is_empty() && contains.is_empty() && not_contains.is_empty() {
-        err(None, "expects nothing: give at least one of cites, claims, contains, not_contains".into());
+        err(
+            None,
+            "expects nothing: give at least one of cites, claims, contains, not_contains".into(),
+        );
     }
     // The position must be one the checker can set up, and expected moves must exist in it.
     if errors.borrow().is_empty() && has_position {
-        let req = CheckRequest { fen: fen.clone(), moves: moves.clone().map(MovesField::List), pgn: pgn.clone(), move_text: None };
+        let req = CheckRequest {
+            fen: fen.clone(),
+            moves: moves.clone().map(MovesField::List),
+            pgn: pgn.clone(),
+            move_text: None,
+        };
         match req.game() {
             Ok(game) => {
                 for (j, c) in claims.iter_mut().enumerate() {
-                    if let ClaimSubject::LegalMove { mv } | ClaimSubject::EnPassant { mv } = &mut c.subject {
+                    if let ClaimSubject::LegalMove { mv } | ClaimSubject::EnPassant { mv } =
+                        &mut c.subject
+                    {
                         if normalise_san(mv).is_none() {
-                            err(Some("claims"), format!("claim {}: the move is empty", j + 1));
+                            err(
+                                Some("claims"),
+                                format!("claim {}: the move is empty", j + 1),
+                            );
                         } else if let Ok(m) = resolve_move(game.current(), mv, game.mode) {
                             // UCI (or sloppy SAN) becomes the SAN the answer will use.
                             *mv = san_plus(game.current(), m);
@@ -358,41 +459,77 @@ fn parse_case(file: &str, index: usize, line: Option<usize>, v: &toml::Value) ->
 
 fn parse_claim(v: &toml::Value) -> Result<ExpectedClaim, String> {
     let Some(t) = v.as_table() else {
-        return Err(format!("expected a table like {{ kind = \"in_check\", value = true }}, found {}", type_name(v)));
+        return Err(format!(
+            "expected a table like {{ kind = \"in_check\", value = true }}, found {}",
+            type_name(v)
+        ));
     };
     let kind = match t.get("kind") {
         Some(toml::Value::String(k)) => k.as_str(),
-        Some(other) => return Err(format!("`kind` should be a string, found {}", type_name(other))),
+        Some(other) => {
+            return Err(format!(
+                "`kind` should be a string, found {}",
+                type_name(other)
+            ));
+        }
         None => return Err("missing `kind`".into()),
     };
     let kinds: Vec<&str> = CLAIM_KINDS.iter().map(|(k, _)| *k).collect();
     let Some((_, params)) = CLAIM_KINDS.iter().find(|(k, _)| *k == kind) else {
-        return Err(format!("unknown kind \"{kind}\"; the kinds are {}", kinds.join(", ")));
+        return Err(format!(
+            "unknown kind \"{kind}\"; the kinds are {}",
+            kinds.join(", ")
+        ));
     };
     for key in t.keys() {
         if key != "kind" && key != "value" && !params.contains(&key.as_str()) {
-            let takes = if params.is_empty() { "no parameters".to_string() } else { params.join(", ") };
-            return Err(format!("unknown field `{key}` for kind \"{kind}\" (it takes {takes}, and `value`)"));
+            let takes = if params.is_empty() {
+                "no parameters".to_string()
+            } else {
+                params.join(", ")
+            };
+            return Err(format!(
+                "unknown field `{key}` for kind \"{kind}\" (it takes {takes}, and `value`)"
+            ));
         }
     }
     for p in *params {
         match t.get(*p) {
             Some(toml::Value::String(_)) => {}
-            Some(other) => return Err(format!("`{p}` should be a string, found {}", type_name(other))),
+            Some(other) => {
+                return Err(format!(
+                    "`{p}` should be a string, found {}",
+                    type_name(other)
+                ));
+            }
             None => return Err(format!("kind \"{kind}\" needs `{p}`")),
         }
     }
     let value = match (kind, t.get("value")) {
         (_, None) => return Err("missing `value`".into()),
-        ("flag_result", Some(toml::Value::String(s))) if RESULTS.contains(&s.as_str()) => Value::String(s.clone()),
-        ("flag_result", Some(other)) => return Err(format!("`value` of a flag_result is one of \"1-0\", \"0-1\", \"1/2-1/2\"; found {other}")),
+        ("flag_result", Some(toml::Value::String(s))) if RESULTS.contains(&s.as_str()) => {
+            Value::String(s.clone())
+        }
+        ("flag_result", Some(other)) => {
+            return Err(format!(
+                "`value` of a flag_result is one of \"1-0\", \"0-1\", \"1/2-1/2\"; found {other}"
+            ));
+        }
         (_, Some(toml::Value::Boolean(b))) => Value::Bool(*b),
-        (_, Some(other)) => return Err(format!("`value` of a {kind} claim is true or false, found {}", type_name(other))),
+        (_, Some(other)) => {
+            return Err(format!(
+                "`value` of a {kind} claim is true or false, found {}",
+                type_name(other)
+            ));
+        }
     };
     let mut json = serde_json::Map::new();
     for (k, v) in t {
         if k != "value" {
-            json.insert(k.clone(), Value::String(v.as_str().unwrap_or_default().to_string()));
+            json.insert(
+                k.clone(),
+                Value::String(v.as_str().unwrap_or_default().to_string()),
+            );
         }
     }
     let subject: ClaimSubject = serde_json::from_value(Value::Object(json)).map_err(|e| {
@@ -410,8 +547,16 @@ fn parse_claim(v: &toml::Value) -> Result<ExpectedClaim, String> {
 /// within each directory.
 pub fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, SuiteError> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), SuiteError> {
-        let io = |e: std::io::Error| SuiteError { file: dir.display().to_string(), case: None, field: None, message: e.to_string() };
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).map_err(io)?.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        let io = |e: std::io::Error| SuiteError {
+            file: dir.display().to_string(),
+            case: None,
+            field: None,
+            message: e.to_string(),
+        };
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(io)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
         entries.sort();
         for p in entries {
             if p.is_dir() {
@@ -429,12 +574,22 @@ pub fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, SuiteError> {
         } else if p.is_file() {
             out.push(p.clone());
         } else {
-            return Err(SuiteError { file: p.display().to_string(), case: None, field: None, message: "no such file or directory".into() });
+            return Err(SuiteError {
+                file: p.display().to_string(),
+                case: None,
+                field: None,
+                message: "no such file or directory".into(),
+            });
         }
     }
     if out.is_empty() {
         let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(SuiteError { file: shown.join(", "), case: None, field: None, message: "no *.toml suite files found".into() });
+        return Err(SuiteError {
+            file: shown.join(", "),
+            case: None,
+            field: None,
+            message: "no *.toml suite files found".into(),
+        });
     }
     out.dedup();
     Ok(out)
@@ -452,7 +607,12 @@ pub fn load_suite(paths: &[PathBuf]) -> Result<Vec<Case>, Vec<SuiteError>> {
                 Ok(mut c) => cases.append(&mut c),
                 Err(mut e) => errors.append(&mut e),
             },
-            Err(e) => errors.push(SuiteError { file: shown, case: None, field: None, message: format!("cannot read: {e}") }),
+            Err(e) => errors.push(SuiteError {
+                file: shown,
+                case: None,
+                field: None,
+                message: format!("cannot read: {e}"),
+            }),
         }
     }
     let mut seen: HashMap<String, (String, usize)> = HashMap::new();
@@ -468,7 +628,11 @@ pub fn load_suite(paths: &[PathBuf]) -> Result<Vec<Case>, Vec<SuiteError>> {
             seen.insert(c.name.clone(), (c.file.clone(), c.index));
         }
     }
-    if errors.is_empty() { Ok(cases) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(cases)
+    } else {
+        Err(errors)
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -480,12 +644,30 @@ pub fn load_suite(paths: &[PathBuf]) -> Result<Vec<Case>, Vec<SuiteError>> {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Failure {
     /// The question could not be answered at all.
-    Error { message: String },
-    MissingCitation { expected: String, came: Vec<String> },
-    MissingClaim { expected: Value, came: Vec<Value> },
-    WrongClaimValue { expected: Value, came: Value, article: String },
-    MissingPhrase { phrase: String, answer: String },
-    ForbiddenPhrase { phrase: String, answer: String },
+    Error {
+        message: String,
+    },
+    MissingCitation {
+        expected: String,
+        came: Vec<String>,
+    },
+    MissingClaim {
+        expected: Value,
+        came: Vec<Value>,
+    },
+    WrongClaimValue {
+        expected: Value,
+        came: Value,
+        article: String,
+    },
+    MissingPhrase {
+        phrase: String,
+        answer: String,
+    },
+    ForbiddenPhrase {
+        phrase: String,
+        answer: String,
+    },
 }
 
 impl Failure {
@@ -494,34 +676,79 @@ impl Failure {
         match self {
             Failure::Error { message } => format!("no answer: {message}"),
             Failure::MissingCitation { expected, came } => {
-                format!("missing citation {expected}\n      came: {}", if came.is_empty() { "(no citations)".into() } else { came.join(", ") })
+                format!(
+                    "missing citation {expected}\n      came: {}",
+                    if came.is_empty() {
+                        "(no citations)".into()
+                    } else {
+                        came.join(", ")
+                    }
+                )
             }
             Failure::MissingClaim { expected, came } => {
                 let came: Vec<String> = came.iter().map(claim_text).collect();
-                format!("missing claim {}\n      came: {}", claim_text(expected), if came.is_empty() { "(no claims)".into() } else { came.join("; ") })
+                format!(
+                    "missing claim {}\n      came: {}",
+                    claim_text(expected),
+                    if came.is_empty() {
+                        "(no claims)".into()
+                    } else {
+                        came.join("; ")
+                    }
+                )
             }
-            Failure::WrongClaimValue { expected, came, article } => {
-                format!("wrong claim value for {}: expected {}, came {} ({article})", subject_text(expected), expected.get("value").unwrap_or(&Value::Null), came)
+            Failure::WrongClaimValue {
+                expected,
+                came,
+                article,
+            } => {
+                format!(
+                    "wrong claim value for {}: expected {}, came {} ({article})",
+                    subject_text(expected),
+                    expected.get("value").unwrap_or(&Value::Null),
+                    came
+                )
             }
-            Failure::MissingPhrase { phrase, answer } => format!("missing phrase \"{phrase}\"\n      answer: {answer}"),
-            Failure::ForbiddenPhrase { phrase, answer } => format!("unwanted phrase \"{phrase}\"\n      answer: {answer}"),
+            Failure::MissingPhrase { phrase, answer } => {
+                format!("missing phrase \"{phrase}\"\n      answer: {answer}")
+            }
+            Failure::ForbiddenPhrase { phrase, answer } => {
+                format!("unwanted phrase \"{phrase}\"\n      answer: {answer}")
+            }
         }
     }
 }
 
 fn subject_text(claim: &Value) -> String {
-    let Some(obj) = claim.as_object() else { return claim.to_string() };
+    let Some(obj) = claim.as_object() else {
+        return claim.to_string();
+    };
     let kind = obj.get("kind").and_then(Value::as_str).unwrap_or("?");
     let params: Vec<String> = obj
         .iter()
         .filter(|(k, _)| !matches!(k.as_str(), "kind" | "value" | "article"))
-        .map(|(k, v)| format!("{k}={}", v.as_str().map(String::from).unwrap_or_else(|| v.to_string())))
+        .map(|(k, v)| {
+            format!(
+                "{k}={}",
+                v.as_str()
+                    .map(String::from)
+                    .unwrap_or_else(|| v.to_string())
+            )
+        })
         .collect();
-    if params.is_empty() { kind.to_string() } else { format!("{kind}({})", params.join(", ")) }
+    if params.is_empty() {
+        kind.to_string()
+    } else {
+        format!("{kind}({})", params.join(", "))
+    }
 }
 
 fn claim_text(claim: &Value) -> String {
-    format!("{} = {}", subject_text(claim), claim.get("value").unwrap_or(&Value::Null))
+    format!(
+        "{} = {}",
+        subject_text(claim),
+        claim.get("value").unwrap_or(&Value::Null)
+    )
 }
 
 /// The result of one case.
@@ -544,7 +771,11 @@ pub fn article_matches(expected: &str, cited: &str) -> bool {
     if expected == cited {
         return true;
     }
-    let (short, long) = if expected.len() < cited.len() { (expected, cited) } else { (cited, expected) };
+    let (short, long) = if expected.len() < cited.len() {
+        (expected, cited)
+    } else {
+        (cited, expected)
+    };
     short.split('.').count() >= 2 && long.starts_with(short) && long[short.len()..].starts_with('.')
 }
 
@@ -561,7 +792,8 @@ fn move_key(mv: &str) -> String {
 
 fn same_subject(expected: &ClaimSubject, came: &ClaimSubject) -> bool {
     match (expected, came) {
-        (ClaimSubject::LegalMove { mv: a }, ClaimSubject::LegalMove { mv: b }) | (ClaimSubject::EnPassant { mv: a }, ClaimSubject::EnPassant { mv: b }) => {
+        (ClaimSubject::LegalMove { mv: a }, ClaimSubject::LegalMove { mv: b })
+        | (ClaimSubject::EnPassant { mv: a }, ClaimSubject::EnPassant { mv: b }) => {
             move_key(a) == move_key(b)
         }
         (a, b) => a == b,
@@ -574,32 +806,66 @@ pub fn compare(case: &Case, answer: &Answer) -> Vec<Failure> {
     let shown: Vec<String> = answer
         .citations
         .iter()
-        .map(|c| if genuine(c) { c.article.clone() } else { format!("{} (not in this rulebook: links to {})", c.article, c.url) })
+        .map(|c| {
+            if genuine(c) {
+                c.article.clone()
+            } else {
+                format!("{} (not in this rulebook: links to {})", c.article, c.url)
+            }
+        })
         .collect();
     for expected in &case.cites {
-        if !answer.citations.iter().any(|c| genuine(c) && article_matches(expected, &c.article)) {
-            failures.push(Failure::MissingCitation { expected: expected.clone(), came: shown.clone() });
+        if !answer
+            .citations
+            .iter()
+            .any(|c| genuine(c) && article_matches(expected, &c.article))
+        {
+            failures.push(Failure::MissingCitation {
+                expected: expected.clone(),
+                came: shown.clone(),
+            });
         }
     }
-    let came_json: Vec<Value> = answer.claims.iter().map(|c| serde_json::to_value(c).unwrap_or(Value::Null)).collect();
+    let came_json: Vec<Value> = answer
+        .claims
+        .iter()
+        .map(|c| serde_json::to_value(c).unwrap_or(Value::Null))
+        .collect();
     for expected in &case.claims {
         let expected_json = serde_json::to_value(expected).unwrap_or(Value::Null);
-        let found: Vec<&Claim> = answer.claims.iter().filter(|c| same_subject(&expected.subject, &c.subject)).collect();
+        let found: Vec<&Claim> = answer
+            .claims
+            .iter()
+            .filter(|c| same_subject(&expected.subject, &c.subject))
+            .collect();
         if found.is_empty() {
-            failures.push(Failure::MissingClaim { expected: expected_json, came: came_json.clone() });
+            failures.push(Failure::MissingClaim {
+                expected: expected_json,
+                came: came_json.clone(),
+            });
         } else if !found.iter().any(|c| c.value == expected.value) {
-            failures.push(Failure::WrongClaimValue { expected: expected_json, came: found[0].value.clone(), article: found[0].article.clone() });
+            failures.push(Failure::WrongClaimValue {
+                expected: expected_json,
+                came: found[0].value.clone(),
+                article: found[0].article.clone(),
+            });
         }
     }
     let lower = answer.answer.to_lowercase();
     for phrase in &case.contains {
         if !lower.contains(&phrase.to_lowercase()) {
-            failures.push(Failure::MissingPhrase { phrase: phrase.clone(), answer: answer.answer.clone() });
+            failures.push(Failure::MissingPhrase {
+                phrase: phrase.clone(),
+                answer: answer.answer.clone(),
+            });
         }
     }
     for phrase in &case.not_contains {
         if lower.contains(&phrase.to_lowercase()) {
-            failures.push(Failure::ForbiddenPhrase { phrase: phrase.clone(), answer: answer.answer.clone() });
+            failures.push(Failure::ForbiddenPhrase {
+                phrase: phrase.clone(),
+                answer: answer.answer.clone(),
+            });
         }
     }
     failures
@@ -608,10 +874,25 @@ pub fn compare(case: &Case, answer: &Answer) -> Vec<Failure> {
 /// Asks one case's question and compares the answer.
 pub fn run_case(arbiter: &Arbiter, case: &Case) -> CaseResult {
     let started = Instant::now();
-    let req = AskRequest { question: case.question.clone(), fen: case.fen.clone(), moves: case.moves.clone().map(MovesField::List), pgn: case.pgn.clone() };
+    let req = AskRequest {
+        question: case.question.clone(),
+        fen: case.fen.clone(),
+        moves: case.moves.clone().map(MovesField::List),
+        pgn: case.pgn.clone(),
+    };
     let (failures, answer, citations) = match arbiter.ask(&req) {
-        Ok(a) => (compare(case, &a), Some(a.answer.clone()), a.citations.iter().map(|c| c.article.clone()).collect()),
-        Err(e) => (vec![Failure::Error { message: e.to_string() }], None, vec![]),
+        Ok(a) => (
+            compare(case, &a),
+            Some(a.answer.clone()),
+            a.citations.iter().map(|c| c.article.clone()).collect(),
+        ),
+        Err(e) => (
+            vec![Failure::Error {
+                message: e.to_string(),
+            }],
+            None,
+            vec![],
+        ),
     };
     CaseResult {
         name: case.name.clone(),
@@ -627,7 +908,12 @@ pub fn run_case(arbiter: &Arbiter, case: &Case) -> CaseResult {
 
 /// Runs every case on `threads` worker threads; results come back in suite order.
 /// `progress` is called after each case with (done, total).
-pub fn run_all(arbiter: &Arbiter, cases: &[Case], threads: usize, progress: &(dyn Fn(usize, usize) + Sync)) -> Vec<CaseResult> {
+pub fn run_all(
+    arbiter: &Arbiter,
+    cases: &[Case],
+    threads: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Vec<CaseResult> {
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let slots: Vec<Mutex<Option<CaseResult>>> = cases.iter().map(|_| Mutex::new(None)).collect();
@@ -646,7 +932,14 @@ pub fn run_all(arbiter: &Arbiter, cases: &[Case], threads: usize, progress: &(dy
             });
         }
     });
-    slots.into_iter().map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()).expect("every case ran")).collect()
+    slots
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .unwrap_or_else(|p| p.into_inner())
+                .expect("every case ran")
+        })
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -675,7 +968,13 @@ pub fn text_report(results: &[CaseResult], elapsed: Duration) -> String {
         f.dedup();
         f.len()
     };
-    let _ = writeln!(s, "ran {} cases from {} files in {:.2}s", results.len(), files, elapsed.as_secs_f64());
+    let _ = writeln!(
+        s,
+        "ran {} cases from {} files in {:.2}s",
+        results.len(),
+        files,
+        elapsed.as_secs_f64()
+    );
     let _ = writeln!(s, "{}", summary_line(results));
     s
 }
@@ -729,7 +1028,10 @@ pub fn junit_report(results: &[CaseResult], elapsed: Duration) -> String {
     }
     for file in files {
         let group: Vec<&CaseResult> = results.iter().filter(|r| r.file == file).collect();
-        let suite = Path::new(file).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| file.to_string());
+        let suite = Path::new(file)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| file.to_string());
         let time: f64 = group.iter().map(|r| r.elapsed_ms).sum::<f64>() / 1000.0;
         let _ = writeln!(
             s,
@@ -754,13 +1056,26 @@ pub fn junit_report(results: &[CaseResult], elapsed: Duration) -> String {
                 continue;
             }
             s.push_str(">\n");
-            let first = r.failures.first().map(|f| f.render().lines().next().unwrap_or_default().to_string()).unwrap_or_default();
-            let message = if r.failures.len() > 1 { format!("{first} (and {} more)", r.failures.len() - 1) } else { first };
+            let first = r
+                .failures
+                .first()
+                .map(|f| f.render().lines().next().unwrap_or_default().to_string())
+                .unwrap_or_default();
+            let message = if r.failures.len() > 1 {
+                format!("{first} (and {} more)", r.failures.len() - 1)
+            } else {
+                first
+            };
             let mut body = format!("question: {}\n", r.question);
             for f in &r.failures {
                 body.push_str(&format!("- {}\n", f.render()));
             }
-            let _ = writeln!(s, "      <failure message=\"{}\" type=\"regress\">{}</failure>", xml_escape(&message), xml_escape(&body));
+            let _ = writeln!(
+                s,
+                "      <failure message=\"{}\" type=\"regress\">{}</failure>",
+                xml_escape(&message),
+                xml_escape(&body)
+            );
             s.push_str("    </testcase>\n");
         }
         s.push_str("  </testsuite>\n");
@@ -774,14 +1089,22 @@ pub fn junit_report(results: &[CaseResult], elapsed: Duration) -> String {
 // ---------------------------------------------------------------------------------------------
 
 pub fn run(args: RegressArgs) -> anyhow::Result<i32> {
-    let paths = if args.paths.is_empty() { vec![PathBuf::from(DEFAULT_SUITE)] } else { args.paths.clone() };
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(DEFAULT_SUITE)]
+    } else {
+        args.paths.clone()
+    };
     let cases = match load_suite(&paths) {
         Ok(c) => c,
         Err(errors) => {
             for e in &errors {
                 eprintln!("error: {e}");
             }
-            eprintln!("the suite could not be read ({} problem{})", errors.len(), if errors.len() == 1 { "" } else { "s" });
+            eprintln!(
+                "the suite could not be read ({} problem{})",
+                errors.len(),
+                if errors.len() == 1 { "" } else { "s" }
+            );
             return Ok(2);
         }
     };
@@ -795,22 +1118,33 @@ pub fn run(args: RegressArgs) -> anyhow::Result<i32> {
             let _ = out.flush();
         }
     };
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(8);
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(8);
     let results = run_all(&arbiter, &cases, threads, &progress);
     let elapsed = started.elapsed();
     if tty {
         print!("\r\x1b[K");
     }
     if let Some(path) = &args.junit {
-        std::fs::write(path, junit_report(&results, elapsed)).map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+        std::fs::write(path, junit_report(&results, elapsed))
+            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&json_report(&results, elapsed))?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json_report(&results, elapsed))?
+        );
         eprintln!("{}", summary_line(&results));
     } else {
         print!("{}", text_report(&results, elapsed));
     }
-    Ok(if results.iter().all(|r| r.passed) { 0 } else { 1 })
+    Ok(if results.iter().all(|r| r.passed) {
+        0
+    } else {
+        1
+    })
 }
 
 #[cfg(test)]
@@ -836,10 +1170,20 @@ mod tests {
         let e = parse_suite("x.toml", text).unwrap_err();
         assert_eq!(e.len(), 2, "{e:?}"); // the unknown field, and nothing expected
         let msg = e[0].to_string();
-        assert!(msg.contains("x.toml") && msg.contains("case 2") && msg.contains("\"b\"") && msg.contains("`cite`") && msg.contains("line 6"), "{msg}");
+        assert!(
+            msg.contains("x.toml")
+                && msg.contains("case 2")
+                && msg.contains("\"b\"")
+                && msg.contains("`cite`")
+                && msg.contains("line 6"),
+            "{msg}"
+        );
         let text = "[[case]]\nname = \"c\"\nquestion = \"q\"\nfen = \"8/8/8/8/8/8/8/K6k w - - 0 1\"\nclaims = [{ kind = \"checkmate\", value = \"yes\" }]\n";
         let msg = parse_suite("y.toml", text).unwrap_err()[0].to_string();
-        assert!(msg.contains("`claims`") && msg.contains("true or false"), "{msg}");
+        assert!(
+            msg.contains("`claims`") && msg.contains("true or false"),
+            "{msg}"
+        );
         let text = "[[case]]\nname = \"d\"\nquestion = \"q\"\nmoves = [\"e4\", \"e4\"]\nclaims = [{ kind = \"in_check\", value = false }]\n";
         let msg = parse_suite("z.toml", text).unwrap_err()[0].to_string();
         assert!(msg.contains("`moves`"), "{msg}");
@@ -855,6 +1199,9 @@ mod tests {
 
     #[test]
     fn xml_is_escaped() {
-        assert_eq!(xml_escape("a<b & \"c\" 'd'\u{1}"), "a&lt;b &amp; &quot;c&quot; &apos;d&apos;");
+        assert_eq!(
+            xml_escape("a<b & \"c\" 'd'\u{1}"),
+            "a&lt;b &amp; &quot;c&quot; &apos;d&apos;"
+        );
     }
 }

@@ -40,7 +40,9 @@ fn read_frames(out: impl Read, tx: mpsc::Sender<Result<Value, String>>) {
                 break;
             }
             let Some(header) = line.strip_suffix("\r\n") else {
-                let _ = tx.send(Err(format!("a header line without CRLF on stdout: {line:?}")));
+                let _ = tx.send(Err(format!(
+                    "a header line without CRLF on stdout: {line:?}"
+                )));
                 return;
             };
             match header.split_once(": ") {
@@ -64,7 +66,10 @@ fn read_frames(out: impl Read, tx: mpsc::Sender<Result<Value, String>>) {
         let msg = match serde_json::from_slice::<Value>(&body) {
             Ok(v) if v["jsonrpc"] == "2.0" => Ok(v),
             Ok(v) => Err(format!("a frame that is not JSON-RPC 2.0: {v}")),
-            Err(e) => Err(format!("a frame that is not JSON ({e}): {}", String::from_utf8_lossy(&body))),
+            Err(e) => Err(format!(
+                "a frame that is not JSON ({e}): {}",
+                String::from_utf8_lossy(&body)
+            )),
         };
         let stop = msg.is_err();
         if tx.send(msg).is_err() || stop {
@@ -87,7 +92,13 @@ impl Client {
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || read_frames(stdout, tx));
         let stdin = child.stdin.take();
-        Client { child, stdin, rx, next_id: 1, seen: Vec::new() }
+        Client {
+            child,
+            stdin,
+            rx,
+            next_id: 1,
+            seen: Vec::new(),
+        }
     }
 
     fn send_raw(&mut self, bytes: &[u8]) {
@@ -111,8 +122,13 @@ impl Client {
         match self.rx.recv_timeout(left) {
             Ok(Ok(v)) => v,
             Ok(Err(e)) => panic!("the server broke the protocol: {e}"),
-            Err(RecvTimeoutError::Timeout) => panic!("timed out waiting for the server (seen so far: {:#?})", self.seen),
-            Err(RecvTimeoutError::Disconnected) => panic!("the server closed stdout (seen so far: {:#?})", self.seen),
+            Err(RecvTimeoutError::Timeout) => panic!(
+                "timed out waiting for the server (seen so far: {:#?})",
+                self.seen
+            ),
+            Err(RecvTimeoutError::Disconnected) => {
+                panic!("the server closed stdout (seen so far: {:#?})", self.seen)
+            }
         }
     }
 
@@ -140,7 +156,10 @@ impl Client {
     }
 
     fn initialize(&mut self) -> Value {
-        let resp = self.request("initialize", json!({ "processId": null, "rootUri": null, "capabilities": {} }));
+        let resp = self.request(
+            "initialize",
+            json!({ "processId": null, "rootUri": null, "capabilities": {} }),
+        );
         self.notify("initialized", json!({}));
         resp
     }
@@ -152,9 +171,14 @@ impl Client {
     /// The next diagnostics published for `uri` at `version`.
     fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
         let msg = self.wait_for(|m| {
-            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri && m["params"]["version"] == version
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri
+                && m["params"]["version"] == version
         });
-        msg["params"]["diagnostics"].as_array().cloned().unwrap_or_default()
+        msg["params"]["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// shutdown, exit, and the exit status (within the deadline).
@@ -169,7 +193,10 @@ impl Client {
             if let Some(status) = self.child.try_wait().expect("waiting for the server") {
                 return status;
             }
-            assert!(Instant::now() < deadline, "the server did not exit after shutdown and exit");
+            assert!(
+                Instant::now() < deadline,
+                "the server did not exit after shutdown and exit"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -185,14 +212,21 @@ impl Drop for Client {
 fn range(d: &Value) -> (u64, u64, u64, u64) {
     let r = &d["range"];
     let n = |v: &Value| v.as_u64().expect("a number");
-    (n(&r["start"]["line"]), n(&r["start"]["character"]), n(&r["end"]["line"]), n(&r["end"]["character"]))
+    (
+        n(&r["start"]["line"]),
+        n(&r["start"]["character"]),
+        n(&r["end"]["line"]),
+        n(&r["end"]["character"]),
+    )
 }
 
 /// The diagnostic that starts at (line, character).
 fn at(diags: &[Value], line: u64, character: u64) -> &Value {
     diags
         .iter()
-        .find(|d| d["range"]["start"]["line"] == line && d["range"]["start"]["character"] == character)
+        .find(|d| {
+            d["range"]["start"]["line"] == line && d["range"]["start"]["character"] == character
+        })
         .unwrap_or_else(|| panic!("no diagnostic at {line}:{character} in {diags:#?}"))
 }
 
@@ -231,8 +265,14 @@ fn diagnostics_have_exact_ranges_messages_and_articles() {
     assert_eq!(d["severity"], 1);
     assert_eq!(d["code"], "3.6");
     assert_eq!(d["source"], "arbiter");
-    assert_eq!(d["message"], "2. Ng4 is illegal: it asks the white knight on b1 to go to g4, and a knight does not move that way (3.6)");
-    assert_eq!(d["codeDescription"]["href"], "http://127.0.0.1:8080/rulebook/article-3#art-3-6");
+    assert_eq!(
+        d["message"],
+        "2. Ng4 is illegal: it asks the white knight on b1 to go to g4, and a knight does not move that way (3.6)"
+    );
+    assert_eq!(
+        d["codeDescription"]["href"],
+        "http://127.0.0.1:8080/rulebook/article-3#art-3-6"
+    );
     assert_eq!(d["data"]["kind"], "illegal_move");
 
     // Ambiguous move: Appendix C, C.10 (two knights can go to d2).
@@ -241,31 +281,69 @@ fn diagnostics_have_exact_ranges_messages_and_articles() {
     assert_eq!(d["severity"], 1);
     assert_eq!(d["code"], "C.10");
     let msg = d["message"].as_str().unwrap();
-    assert!(msg.starts_with("3. Nd2 is ambiguous: more than one piece can make it (Nbd2, Nfd2)"), "{msg}");
+    assert!(
+        msg.starts_with("3. Nd2 is ambiguous: more than one piece can make it (Nbd2, Nfd2)"),
+        "{msg}"
+    );
     assert!(msg.ends_with("(C.10)"), "{msg}");
-    assert!(d["codeDescription"]["href"].as_str().unwrap().ends_with("/rulebook/appendix-c#art-c-10"));
+    assert!(
+        d["codeDescription"]["href"]
+            .as_str()
+            .unwrap()
+            .ends_with("/rulebook/appendix-c#art-c-10")
+    );
 
     // A result the final position contradicts.
     let d = at(&diags, 13, 20);
     assert_eq!(range(d), (13, 20, 13, 23));
     assert_eq!(d["severity"], 1);
     assert_eq!(d["code"], "5.1.1");
-    assert_eq!(d["message"], "1-0 contradicts the final position: White is checkmated after 2...Qh4# (5.1.1), so the result is 0-1");
+    assert_eq!(
+        d["message"],
+        "1-0 contradicts the final position: White is checkmated after 2...Qh4# (5.1.1), so the result is 0-1"
+    );
 
     // A check sign without check (warning), claims (information), a move after mate (error).
     let d = at(&diags, 18, 3);
     assert_eq!(range(d), (18, 3, 18, 7));
-    assert_eq!((d["severity"].as_u64(), d["code"].as_str()), (Some(2), Some("C.13.4")));
-    assert_eq!(d["message"], "1. Nf3+ is marked as check, but it gives no check (C.13.4, 3.9.1)");
+    assert_eq!(
+        (d["severity"].as_u64(), d["code"].as_str()),
+        (Some(2), Some("C.13.4"))
+    );
+    assert_eq!(
+        d["message"],
+        "1. Nf3+ is marked as check, but it gives no check (C.13.4, 3.9.1)"
+    );
     let d = at(&diags, 18, 37);
-    assert_eq!((d["severity"].as_u64(), d["code"].as_str()), (Some(3), Some("9.2.1")));
-    assert!(d["message"].as_str().unwrap().contains("Black may claim a draw by writing Ng8"), "{d}");
+    assert_eq!(
+        (d["severity"].as_u64(), d["code"].as_str()),
+        (Some(3), Some("9.2.1"))
+    );
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("Black may claim a draw by writing Ng8"),
+        "{d}"
+    );
     let d = at(&diags, 18, 41);
-    assert_eq!((d["severity"].as_u64(), d["code"].as_str()), (Some(3), Some("9.2.2")));
-    assert!(d["message"].as_str().unwrap().contains("occurred 3 times: White, having the move, may claim a draw"), "{d}");
+    assert_eq!(
+        (d["severity"].as_u64(), d["code"].as_str()),
+        (Some(3), Some("9.2.2"))
+    );
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("occurred 3 times: White, having the move, may claim a draw"),
+        "{d}"
+    );
     let d = at(&diags, 18, 85);
     assert_eq!(range(d), (18, 85, 18, 88));
-    assert_eq!((d["severity"].as_u64(), d["code"].as_str()), (Some(1), Some("5.1.1")));
+    assert_eq!(
+        (d["severity"].as_u64(), d["code"].as_str()),
+        (Some(1), Some("5.1.1"))
+    );
     assert_eq!(
         d["message"],
         "8...Ke7 was played after the game had ended: Black is checkmated after 8. Qxf7# (5.1.1); moves after the end do not count"
@@ -306,8 +384,13 @@ fn edits_update_the_diagnostics() {
     );
     assert_eq!(c.diagnostics(uri, 3), Vec::<Value>::new());
     // Closing clears them.
-    c.notify("textDocument/didClose", json!({ "textDocument": { "uri": uri } }));
-    let cleared = c.wait_for(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri);
+    c.notify(
+        "textDocument/didClose",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    let cleared = c.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+    });
     assert_eq!(cleared["params"]["diagnostics"], json!([]));
     assert!(c.shutdown_and_exit().success());
 }
@@ -329,24 +412,46 @@ fn hovers_explain_moves_and_results() {
     // Castling (line 0, "O-O" at 34).
     let h = hover(&mut c, 0, 35);
     assert_eq!(h["contents"]["kind"], "markdown");
-    assert_eq!(h["range"], json!({ "start": { "line": 0, "character": 34 }, "end": { "line": 0, "character": 37 } }));
+    assert_eq!(
+        h["range"],
+        json!({ "start": { "line": 0, "character": 34 }, "end": { "line": 0, "character": 37 } })
+    );
     let md = h["contents"]["value"].as_str().unwrap();
     assert!(md.starts_with("**4. O-O** — White's move, legal"), "{md}");
-    assert!(md.contains("White castles kingside (O-O): the king goes from e1 to g1 and the rook from h1 to f1"), "{md}");
-    assert!(md.contains("[3.8.2 Castling](http://127.0.0.1:8080/rulebook/article-3#art-3-8-2)"), "{md}");
+    assert!(
+        md.contains(
+            "White castles kingside (O-O): the king goes from e1 to g1 and the rook from h1 to f1"
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("[3.8.2 Castling](http://127.0.0.1:8080/rulebook/article-3#art-3-8-2)"),
+        "{md}"
+    );
 
     // A capture with check.
     let h = hover(&mut c, 0, 46);
     let md = h["contents"]["value"].as_str().unwrap();
-    assert!(md.contains("The bishop on c4 goes to f7, capturing the pawn; it gives check (3.9.1)"), "{md}");
-    assert!(md.contains("[3.2 The bishop]") && md.contains("[3.1.1 Capturing]") && md.contains("[3.9.1 When a king is in check]"), "{md}");
+    assert!(
+        md.contains("The bishop on c4 goes to f7, capturing the pawn; it gives check (3.9.1)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("[3.2 The bishop]")
+            && md.contains("[3.1.1 Capturing]")
+            && md.contains("[3.9.1 When a king is in check]"),
+        "{md}"
+    );
 
     // The result token of the fool's mate: why it is wrong.
     let h = hover(&mut c, 3, 21);
     let md = h["contents"]["value"].as_str().unwrap();
     assert!(md.contains("1-0 contradicts the final position"), "{md}");
     assert!(md.contains("White is checkmated"), "{md}");
-    assert!(md.contains("[5.1.1 Checkmate](http://127.0.0.1:8080/rulebook/article-5#art-5-1-1)"), "{md}");
+    assert!(
+        md.contains("[5.1.1 Checkmate](http://127.0.0.1:8080/rulebook/article-5#art-5-1-1)"),
+        "{md}"
+    );
 
     // Nothing to say between tokens.
     assert_eq!(hover(&mut c, 1, 0), Value::Null);
@@ -358,16 +463,33 @@ fn custom_requests_speak_the_http_api() {
     let mut c = Client::start();
     let init = c.initialize();
     let caps = &init["result"]["capabilities"];
-    assert_eq!(caps["experimental"]["arbiter"]["requests"], json!(["arbiter/ask", "arbiter/check"]));
+    assert_eq!(
+        caps["experimental"]["arbiter"]["requests"],
+        json!(["arbiter/ask", "arbiter/check"])
+    );
     assert_eq!(caps["hoverProvider"], true);
     assert!(caps["textDocumentSync"].is_object(), "{caps}");
 
-    let resp = c.request("arbiter/ask", json!({ "question": "Can I castle out of check?" }));
-    let articles: Vec<&str> = resp["result"]["citations"].as_array().unwrap().iter().filter_map(|c| c["article"].as_str()).collect();
+    let resp = c.request(
+        "arbiter/ask",
+        json!({ "question": "Can I castle out of check?" }),
+    );
+    let articles: Vec<&str> = resp["result"]["citations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["article"].as_str())
+        .collect();
     assert!(articles.contains(&"3.8.2.2"), "{resp}");
-    assert!(resp["result"]["answer"].as_str().unwrap().starts_with("No"), "{resp}");
+    assert!(
+        resp["result"]["answer"].as_str().unwrap().starts_with("No"),
+        "{resp}"
+    );
 
-    let resp = c.request("arbiter/check", json!({ "moves": ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"] }));
+    let resp = c.request(
+        "arbiter/check",
+        json!({ "moves": ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"] }),
+    );
     assert_eq!(resp["result"]["checkmate"], true, "{resp}");
     assert_eq!(resp["result"]["outcome"]["article"], "5.1.1", "{resp}");
 
@@ -404,16 +526,30 @@ fn malformed_messages_do_not_bring_the_server_down() {
     assert_eq!(err["error"]["code"], -32600, "{err}");
     // Bytes with no header at all, glued to the next frame.
     c.send_raw(b"this is not a header");
-    let resp = c.request("arbiter/check", json!({ "fen": "7k/8/6K1/8/8/8/5Q2/8 w - - 0 1", "moves": ["Qf7"] }));
+    let resp = c.request(
+        "arbiter/check",
+        json!({ "fen": "7k/8/6K1/8/8/8/5Q2/8 w - - 0 1", "moves": ["Qf7"] }),
+    );
     assert_eq!(resp["result"]["stalemate"], true, "{resp}");
-    let noise = c.wait_for(|m| m["error"]["code"] == -32700 && m["error"]["message"].as_str().unwrap_or("").contains("header"));
+    let noise = c.wait_for(|m| {
+        m["error"]["code"] == -32700
+            && m["error"]["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("header")
+    });
     assert_eq!(noise["id"], Value::Null);
     // Bad params for a known request.
     let resp = c.request("textDocument/hover", json!({ "textDocument": 3 }));
     assert_eq!(resp["error"]["code"], -32602, "{resp}");
     // And the server still answers.
     let resp = c.request("arbiter/ask", json!({ "question": "What is en passant?" }));
-    assert!(resp["result"]["citations"].as_array().is_some_and(|a| !a.is_empty()), "{resp}");
+    assert!(
+        resp["result"]["citations"]
+            .as_array()
+            .is_some_and(|a| !a.is_empty()),
+        "{resp}"
+    );
     assert!(c.shutdown_and_exit().success());
 }
 
@@ -444,7 +580,8 @@ fn diagnose_a_pgn_file_from_env() {
         return;
     };
     let text = std::fs::read_to_string(&path).expect("reading ARBITER_PGN");
-    let arbiter = std::sync::Arc::new(rules_arbiter::answer::Arbiter::embedded().expect("rulebook"));
+    let arbiter =
+        std::sync::Arc::new(rules_arbiter::answer::Arbiter::embedded().expect("rulebook"));
     let mut ws = rules_arbiter::lsp::Workspace::new(arbiter);
     let started = Instant::now();
     ws.open("file:///bench.pgn", "pgn", 1, text.clone());
@@ -459,7 +596,16 @@ fn diagnose_a_pgn_file_from_env() {
         diags.len(),
         again.elapsed()
     );
-    for d in diags.iter().filter(|d| !matches!(serde_json::to_value(&d.code).unwrap().as_str(), Some("9.2.1" | "9.2.2"))).take(60) {
+    for d in diags
+        .iter()
+        .filter(|d| {
+            !matches!(
+                serde_json::to_value(&d.code).unwrap().as_str(),
+                Some("9.2.1" | "9.2.2")
+            )
+        })
+        .take(60)
+    {
         println!(
             "  {}:{} [{}] {}",
             d.range.start.line + 1,

@@ -37,10 +37,18 @@ fn position_answers_are_confirmed_by_verify() {
                 Ok(f) => f,
                 Err(err) => panic!("{}: {err}", e.path().display()),
             };
-            cases.extend(file.case.into_iter().filter(|c| c.fen.is_some() || c.moves.is_some() || c.pgn.is_some()));
+            cases.extend(
+                file.case
+                    .into_iter()
+                    .filter(|c| c.fen.is_some() || c.moves.is_some() || c.pgn.is_some()),
+            );
         }
     }
-    assert!(cases.len() >= 60, "need at least 60 position questions, found {}", cases.len());
+    assert!(
+        cases.len() >= 60,
+        "need at least 60 position questions, found {}",
+        cases.len()
+    );
     let s = Server::start(&[]);
     let mut failures = Vec::new();
     for c in &cases {
@@ -54,10 +62,18 @@ fn position_answers_are_confirmed_by_verify() {
         if claims.is_empty() {
             continue;
         }
-        let (status, v) = s.post_json("/api/verify", &json!({"fen": c.fen, "moves": c.moves, "pgn": c.pgn, "claims": claims}));
+        let (status, v) = s.post_json(
+            "/api/verify",
+            &json!({"fen": c.fen, "moves": c.moves, "pgn": c.pgn, "claims": claims}),
+        );
         if status != 200 || v["all_hold"] != true {
             // `null` (undecided by the solver within its budget) is not a contradiction.
-            let contradicted: Vec<_> = v["results"].as_array().into_iter().flatten().filter(|r| r["holds"] == false).collect();
+            let contradicted: Vec<_> = v["results"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|r| r["holds"] == false)
+                .collect();
             if status != 200 || !contradicted.is_empty() {
                 failures.push(format!("{}: verify says {v}", c.name));
                 continue;
@@ -66,14 +82,28 @@ fn position_answers_are_confirmed_by_verify() {
         let lead = a["answer"].as_str().unwrap_or("");
         let first = &claims[0];
         let kind = first["kind"].as_str().unwrap_or("");
-        if matches!(kind, "legal_move" | "castling_legal" | "en_passant") && a["position"]["outcome"].is_null() {
+        if matches!(kind, "legal_move" | "castling_legal" | "en_passant")
+            && a["position"]["outcome"].is_null()
+        {
             let yes = first["value"] == true;
-            let ok = if yes { lead.starts_with("Yes") } else { lead.starts_with("No") || lead.starts_with("Not") };
+            let ok = if yes {
+                lead.starts_with("Yes")
+            } else {
+                lead.starts_with("No") || lead.starts_with("Not")
+            };
             if !ok {
-                failures.push(format!("{}: lead {:?} does not agree with {first}", c.name, lead.chars().take(80).collect::<String>()));
+                failures.push(format!(
+                    "{}: lead {:?} does not agree with {first}",
+                    c.name,
+                    lead.chars().take(80).collect::<String>()
+                ));
             }
         }
     }
-    println!("{} position questions asked and verified, {} failures", cases.len(), failures.len());
+    println!(
+        "{} position questions asked and verified, {} failures",
+        cases.len(),
+        failures.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -15,13 +15,22 @@ fn arbiter() -> &'static Arbiter {
 }
 
 fn fast() -> CheckOptions {
-    CheckOptions { budget: SolverBudget(Some(std::time::Duration::from_millis(5))), skip_solver: false }
+    CheckOptions {
+        budget: SolverBudget(Some(std::time::Duration::from_millis(5))),
+        skip_solver: false,
+    }
 }
 
 /// FEN-like strings: real FEN pieces shuffled and mutated, plus noise.
 fn fen_like() -> impl Strategy<Value = String> {
-    let board = prop::collection::vec(prop::sample::select(vec!["r", "n", "b", "q", "k", "p", "R", "N", "B", "Q", "K", "P", "1", "2", "3", "4", "8", "/", "x", "9"]), 0..80)
-        .prop_map(|v| v.concat());
+    let board = prop::collection::vec(
+        prop::sample::select(vec![
+            "r", "n", "b", "q", "k", "p", "R", "N", "B", "Q", "K", "P", "1", "2", "3", "4", "8",
+            "/", "x", "9",
+        ]),
+        0..80,
+    )
+    .prop_map(|v| v.concat());
     let turn = prop::sample::select(vec!["w", "b", "x", "", "W"]);
     let castling = prop::sample::select(vec!["KQkq", "-", "Kq", "AHah", "KQkqX", "", "HAha"]);
     let ep = prop::sample::select(vec!["-", "e3", "d6", "z9", "e4", ""]);

@@ -29,12 +29,18 @@ fn stderr(o: &Output) -> String {
 
 /// The names after "FAIL " in a text report.
 fn failed_cases(report: &str) -> BTreeSet<String> {
-    report.lines().filter_map(|l| l.strip_prefix("FAIL ")).map(|l| l.split_whitespace().next().unwrap_or_default().to_string()).collect()
+    report
+        .lines()
+        .filter_map(|l| l.strip_prefix("FAIL "))
+        .map(|l| l.split_whitespace().next().unwrap_or_default().to_string())
+        .collect()
 }
 
 /// The text under one "FAIL name" heading, up to the next blank line.
 fn failure_block<'a>(report: &'a str, name: &str) -> &'a str {
-    let start = report.find(&format!("FAIL {name} ")).unwrap_or_else(|| panic!("no failure reported for {name}:\n{report}"));
+    let start = report
+        .find(&format!("FAIL {name} "))
+        .unwrap_or_else(|| panic!("no failure reported for {name}:\n{report}"));
     let rest = &report[start..];
     &rest[..rest.find("\n\n").unwrap_or(rest.len())]
 }
@@ -79,7 +85,12 @@ fn rulebook_without(dir: &Path, page: &str, article: &str) -> PathBuf {
     for line in text.split_inclusive('\n') {
         if let Some(level) = heading_level(line) {
             match start {
-                None if line[level..].trim_start().starts_with(&format!("{article} ")) => start = Some((offset, level)),
+                None if line[level..]
+                    .trim_start()
+                    .starts_with(&format!("{article} ")) =>
+                {
+                    start = Some((offset, level))
+                }
                 Some((_, l)) if level <= l => {
                     end = offset;
                     break;
@@ -100,9 +111,20 @@ fn the_golden_suite_passes() {
     let out = arbiter(&["regress", "tests/answers"]);
     let report = stdout(&out);
     let (passed, failed) = closing_line(&report);
-    assert!(passed >= 250, "the suite should hold at least 250 cases, ran {}", passed + failed);
-    assert!(!report.contains('\r'), "no progress bar when stdout is not a terminal");
-    assert!(out.status.success() && failed == 0, "the golden suite failed ({failed} cases):\n{report}\n{}", stderr(&out));
+    assert!(
+        passed >= 250,
+        "the suite should hold at least 250 cases, ran {}",
+        passed + failed
+    );
+    assert!(
+        !report.contains('\r'),
+        "no progress bar when stdout is not a terminal"
+    );
+    assert!(
+        out.status.success() && failed == 0,
+        "the golden suite failed ({failed} cases):\n{report}\n{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -114,11 +136,17 @@ fn removing_3_8_2_2_fails_the_cases_that_cite_it() {
     let out = arbiter(&["regress", "--rulebook", broken.to_str().unwrap(), suite]);
     let report = stdout(&out);
     closing_line(&report);
-    assert!(!out.status.success(), "a broken rulebook must fail the suite:\n{report}");
+    assert!(
+        !out.status.success(),
+        "a broken rulebook must fail the suite:\n{report}"
+    );
     let before = failed_cases(&stdout(&intact));
     let after = failed_cases(&report);
     let new: Vec<&String> = after.difference(&before).collect();
-    assert!(!new.is_empty(), "removing 3.8.2.2 made no case fail:\n{report}");
+    assert!(
+        !new.is_empty(),
+        "removing 3.8.2.2 made no case fail:\n{report}"
+    );
     // Each case that newly fails names its missing citation and shows what came instead.
     for name in &new {
         let block = failure_block(&report, name);
@@ -127,7 +155,9 @@ fn removing_3_8_2_2_fails_the_cases_that_cite_it() {
         assert!(block.contains("came: "), "{block}");
     }
     assert!(
-        new.iter().any(|n| n.as_str() == "3.8.2.2-rook-attacked-rulebook" || n.as_str() == "3.8.2.2-castling-out-of-check-rulebook"),
+        new.iter()
+            .any(|n| n.as_str() == "3.8.2.2-rook-attacked-rulebook"
+                || n.as_str() == "3.8.2.2-castling-out-of-check-rulebook"),
         "the rulebook questions about 3.8.2.2 should fail: {new:?}"
     );
 }
@@ -142,11 +172,21 @@ fn removing_6_9_fails_the_flag_cases() {
     let report = stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{report}");
     let (_before, after) = (failed_cases(&stdout(&intact)), failed_cases(&report));
-    for name in ["6.9-two-knights-lone-king-flags-loses", "6.9-knight-vs-pawn-pawn-side-flags-loses", "6.9-queen-side-flags-draw"] {
-        assert!(after.contains(name), "{name} should fail without 6.9:\n{report}");
+    for name in [
+        "6.9-two-knights-lone-king-flags-loses",
+        "6.9-knight-vs-pawn-pawn-side-flags-loses",
+        "6.9-queen-side-flags-draw",
+    ] {
+        assert!(
+            after.contains(name),
+            "{name} should fail without 6.9:\n{report}"
+        );
         let block = failure_block(&report, name);
         // The answer still prints "6.9", but the citation no longer leads to an article 6.9.
-        assert!(block.contains("missing citation 6.9") && block.contains("not in this rulebook"), "{block}");
+        assert!(
+            block.contains("missing citation 6.9") && block.contains("not in this rulebook"),
+            "{block}"
+        );
     }
 }
 
@@ -191,36 +231,81 @@ cites = "3.8.2.2"
     .unwrap();
     let out = arbiter(&["regress", bad.to_str().unwrap()]);
     let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "a malformed suite exits 2:\n{err}");
-    let line = |needle: &str| err.lines().find(|l| l.contains(needle)).unwrap_or_else(|| panic!("no error mentions {needle}:\n{err}")).to_string();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a malformed suite exits 2:\n{err}"
+    );
+    let line = |needle: &str| {
+        err.lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no error mentions {needle}:\n{err}"))
+            .to_string()
+    };
     let file = bad.display().to_string();
     let l = line("typo-in-field");
-    assert!(l.contains(&file) && l.contains("case 2") && l.contains("line 6") && l.contains("field `cite`") && l.contains("did you mean `cites`"), "{l}");
+    assert!(
+        l.contains(&file)
+            && l.contains("case 2")
+            && l.contains("line 6")
+            && l.contains("field `cite`")
+            && l.contains("did you mean `cites`"),
+        "{l}"
+    );
     let l = line("bad-claim");
-    assert!(l.contains("case 3") && l.contains("field `claims`") && l.contains("claim 1") && l.contains("true or false"), "{l}");
+    assert!(
+        l.contains("case 3")
+            && l.contains("field `claims`")
+            && l.contains("claim 1")
+            && l.contains("true or false"),
+        "{l}"
+    );
     let l = line("case 4");
     assert!(l.contains("field `name`") && l.contains("missing"), "{l}");
     let l = line("bad-moves");
     assert!(l.contains("field `moves`") && l.contains("e4"), "{l}");
     let l = line("wrong-type");
-    assert!(l.contains("field `cites`") && l.contains("expected an array of strings, found a string"), "{l}");
-    assert!(!err.contains("\"fine\""), "the good case is not reported:\n{err}");
-    assert!(stdout(&out).is_empty(), "nothing runs when the suite cannot be read");
+    assert!(
+        l.contains("field `cites`") && l.contains("expected an array of strings, found a string"),
+        "{l}"
+    );
+    assert!(
+        !err.contains("\"fine\""),
+        "the good case is not reported:\n{err}"
+    );
+    assert!(
+        stdout(&out).is_empty(),
+        "nothing runs when the suite cannot be read"
+    );
 
     // Broken TOML names the file and the line.
     std::fs::write(&bad, "[[case]]\nname = \"x\nquestion = \"y\"\n").unwrap();
     let out = arbiter(&["regress", bad.to_str().unwrap()]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2));
-    assert!(err.contains(&file) && err.contains("not valid TOML") && err.contains("line 2"), "{err}");
+    assert!(
+        err.contains(&file) && err.contains("not valid TOML") && err.contains("line 2"),
+        "{err}"
+    );
 
     // An unknown claim parameter, and a duplicate name across files.
     std::fs::write(&bad, "[[case]]\nname = \"colour\"\nquestion = \"Can Black castle?\"\nfen = \"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1\"\nclaims = [{ kind = \"castling_right\", colour = \"black\", wing = \"kingside\", value = true }]\n").unwrap();
-    std::fs::write(dir.path().join("one.toml"), "[[case]]\nname = \"dup\"\nquestion = \"q\"\ncontains = [\"q\"]\n").unwrap();
-    std::fs::write(dir.path().join("two.toml"), "[[case]]\nname = \"dup\"\nquestion = \"q\"\ncontains = [\"q\"]\n").unwrap();
+    std::fs::write(
+        dir.path().join("one.toml"),
+        "[[case]]\nname = \"dup\"\nquestion = \"q\"\ncontains = [\"q\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("two.toml"),
+        "[[case]]\nname = \"dup\"\nquestion = \"q\"\ncontains = [\"q\"]\n",
+    )
+    .unwrap();
     let out = arbiter(&["regress", dir.path().to_str().unwrap()]);
     let err = stderr(&out);
-    assert!(err.contains("unknown field `colour`") && err.contains("duplicate name"), "{err}");
+    assert!(
+        err.contains("unknown field `colour`") && err.contains("duplicate name"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -247,33 +332,86 @@ contains = ["<no such phrase>"]
     )
     .unwrap();
     let junit = dir.path().join("junit.xml");
-    let out = arbiter(&["regress", suite.to_str().unwrap(), "--junit", junit.to_str().unwrap()]);
+    let out = arbiter(&[
+        "regress",
+        suite.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
     let report = stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{report}");
     assert_eq!(closing_line(&report), (1, 1));
     let block = failure_block(&report, "deliberately-wrong");
-    assert!(block.contains("missing citation 9.6.2") && block.contains("came: 3.8.2.1"), "{block}");
+    assert!(
+        block.contains("missing citation 9.6.2") && block.contains("came: 3.8.2.1"),
+        "{block}"
+    );
     assert!(block.contains("wrong claim value for castling_right(color=white, wing=kingside): expected true, came false"), "{block}");
-    assert!(block.contains("missing claim stalemate = false") && block.contains("came: castling_right"), "{block}");
-    assert!(block.contains("missing phrase \"<no such phrase>\"") && block.contains("answer: "), "{block}");
+    assert!(
+        block.contains("missing claim stalemate = false") && block.contains("came: castling_right"),
+        "{block}"
+    );
+    assert!(
+        block.contains("missing phrase \"<no such phrase>\"") && block.contains("answer: "),
+        "{block}"
+    );
 
     let xml = std::fs::read_to_string(&junit).unwrap();
-    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"), "{xml}");
-    assert!(xml.contains("<testsuites name=\"arbiter regress\" tests=\"2\" failures=\"1\""), "{xml}");
+    assert!(
+        xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<testsuites name=\"arbiter regress\" tests=\"2\" failures=\"1\""),
+        "{xml}"
+    );
     assert!(xml.contains("<testsuite name=\"mini\""), "{xml}");
-    assert!(xml.contains("<testcase name=\"3.8.2.1-king-returned-to-e1\""), "{xml}");
-    assert!(xml.contains("name=\"deliberately-wrong &lt;&amp;&gt; &quot;quoted&quot;\""), "{xml}");
-    assert!(xml.contains("<failure message=\"missing citation 9.6.2 (and 3 more)\" type=\"regress\">"), "{xml}");
-    assert!(xml.contains("&lt;no such phrase&gt;") && !xml.contains("<no such phrase>"), "{xml}");
+    assert!(
+        xml.contains("<testcase name=\"3.8.2.1-king-returned-to-e1\""),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("name=\"deliberately-wrong &lt;&amp;&gt; &quot;quoted&quot;\""),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<failure message=\"missing citation 9.6.2 (and 3 more)\" type=\"regress\">"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("&lt;no such phrase&gt;") && !xml.contains("<no such phrase>"),
+        "{xml}"
+    );
     assert_eq!(xml.matches("<testcase ").count(), 2);
     assert_eq!(xml.matches("</testsuite>").count(), 1);
 
     let out = arbiter(&["regress", suite.to_str().unwrap(), "--json"]);
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("--json prints one JSON document");
-    assert_eq!((v["passed"].as_u64(), v["failed"].as_u64(), v["total"].as_u64()), (Some(1), Some(1), Some(2)));
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("--json prints one JSON document");
+    assert_eq!(
+        (
+            v["passed"].as_u64(),
+            v["failed"].as_u64(),
+            v["total"].as_u64()
+        ),
+        (Some(1), Some(1), Some(2))
+    );
     let cases = v["cases"].as_array().unwrap();
     assert_eq!(cases[0]["passed"], true);
-    let kinds: Vec<&str> = cases[1]["failures"].as_array().unwrap().iter().map(|f| f["kind"].as_str().unwrap()).collect();
-    assert_eq!(kinds, ["missing_citation", "wrong_claim_value", "missing_claim", "missing_phrase"]);
+    let kinds: Vec<&str> = cases[1]["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "missing_citation",
+            "wrong_claim_value",
+            "missing_claim",
+            "missing_phrase"
+        ]
+    );
     assert_eq!(stderr(&out).lines().last(), Some("1 passed, 1 failed"));
 }

@@ -14,7 +14,11 @@ fn book() -> Rulebook {
 #[test]
 fn every_article_has_exactly_one_heading() {
     let book = book();
-    let list = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fide-articles.txt")).unwrap();
+    let list = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/fide-articles.txt"
+    ))
+    .unwrap();
     let mut counts: HashMap<String, usize> = HashMap::new();
     for p in &book.passages {
         if let Some(a) = &p.article {
@@ -66,7 +70,11 @@ fn every_cited_article_exists() {
 #[test]
 fn every_internal_link_resolves() {
     let book = book();
-    let anchors: HashSet<(String, String)> = book.passages.iter().map(|p| (p.page.clone(), p.anchor.clone())).collect();
+    let anchors: HashSet<(String, String)> = book
+        .passages
+        .iter()
+        .map(|p| (p.page.clone(), p.anchor.clone()))
+        .collect();
     let href = regex::Regex::new(r#"href="(/rulebook/[^"]*)""#).unwrap();
     let mut broken = Vec::new();
     let mut links = 0;
@@ -78,16 +86,24 @@ fn every_internal_link_resolves() {
             let target = target.trim_end_matches(".md");
             if book.page(target).is_none() {
                 broken.push(format!("{}: link to missing page {url}", page.path));
-            } else if !anchor.is_empty() && !anchors.contains(&(target.to_string(), anchor.to_string())) {
+            } else if !anchor.is_empty()
+                && !anchors.contains(&(target.to_string(), anchor.to_string()))
+            {
                 broken.push(format!("{}: link to missing anchor {url}", page.path));
             }
         }
         // Relative Markdown links must not be used: they break under /rulebook/{page}.
-        for cap in regex::Regex::new(r#"href="([^"/#][^":]*)""#).unwrap().captures_iter(&page.html) {
+        for cap in regex::Regex::new(r#"href="([^"/#][^":]*)""#)
+            .unwrap()
+            .captures_iter(&page.html)
+        {
             broken.push(format!("{}: relative link {}", page.path, &cap[1]));
         }
     }
-    assert!(links > 100, "article numbers in the text should be linked ({links} links)");
+    assert!(
+        links > 100,
+        "article numbers in the text should be linked ({links} links)"
+    );
     assert!(broken.is_empty(), "{}", broken.join("\n"));
 }
 
@@ -96,14 +112,21 @@ fn no_page_or_section_is_empty() {
     let book = book();
     let mut empty = Vec::new();
     for page in &book.pages {
-        let words: usize = page.passages.iter().map(|&i| book.passages[i].text.split_whitespace().count()).sum();
+        let words: usize = page
+            .passages
+            .iter()
+            .map(|&i| book.passages[i].text.split_whitespace().count())
+            .sum();
         if words < 30 {
             empty.push(format!("{}: only {words} words", page.path));
         }
         for &i in &page.passages {
             let p = &book.passages[i];
             // A group heading may be followed directly by its sub-articles.
-            let has_children = page.passages.iter().any(|&j| book.passages[j].heading_path.len() > p.heading_path.len() && book.passages[j].heading_path.starts_with(&p.heading_path));
+            let has_children = page.passages.iter().any(|&j| {
+                book.passages[j].heading_path.len() > p.heading_path.len()
+                    && book.passages[j].heading_path.starts_with(&p.heading_path)
+            });
             if p.text.trim().is_empty() && !has_children {
                 empty.push(format!("{} #{}: empty section", page.path, p.anchor));
             }
@@ -116,13 +139,28 @@ fn no_page_or_section_is_empty() {
 fn kinds_and_counts() {
     let book = book();
     let count = |k: PageKind| book.pages.iter().filter(|p| p.kind == k).count();
-    assert!(count(PageKind::Law) >= 19, "a page per Article 1–12, Appendix A–D and Guideline I–III");
+    assert!(
+        count(PageKind::Law) >= 19,
+        "a page per Article 1–12, Appendix A–D and Guideline I–III"
+    );
     assert!(count(PageKind::Guide) >= 10);
-    let questions = book.passages.iter().filter(|p| p.question().is_some()).count();
-    assert!(questions >= 80, "at least 80 FAQ questions, found {questions}");
+    let questions = book
+        .passages
+        .iter()
+        .filter(|p| p.question().is_some())
+        .count();
+    assert!(
+        questions >= 80,
+        "at least 80 FAQ questions, found {questions}"
+    );
     for p in &book.passages {
         for fen in &p.fens {
-            assert!(rules_arbiter::rules::Game::new(Some(fen)).is_ok(), "{} #{}: bad FEN {fen}", p.page, p.anchor);
+            assert!(
+                rules_arbiter::rules::Game::new(Some(fen)).is_ok(),
+                "{} #{}: bad FEN {fen}",
+                p.page,
+                p.anchor
+            );
         }
     }
 }

@@ -14,9 +14,10 @@ fn composed_position(fen: &str) -> Option<Chess> {
     let lenient = PositionErrorKinds::TOO_MUCH_MATERIAL | PositionErrorKinds::IMPOSSIBLE_CHECK;
     match fen.into_position::<Chess>(CastlingMode::Standard) {
         Ok(p) => Some(p),
-        Err(e) if (e.kinds() - lenient).is_empty() => {
-            e.ignore_too_much_material().or_else(|e| e.ignore_impossible_check()).ok()
-        }
+        Err(e) if (e.kinds() - lenient).is_empty() => e
+            .ignore_too_much_material()
+            .or_else(|e| e.ignore_impossible_check())
+            .ok(),
         Err(_) => None,
     }
 }
@@ -31,7 +32,12 @@ struct Tally {
 fn run_file(name: &str, limit: Option<usize>) -> Tally {
     let path = format!("{}/tests/data/cha/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut t = Tally { queries: 0, wrong: vec![], undecided: vec![], refused: vec![] };
+    let mut t = Tally {
+        queries: 0,
+        wrong: vec![],
+        undecided: vec![],
+        refused: vec![],
+    };
     let lines = text.lines().filter(|l| !l.starts_with('#') && l.len() > 3);
     for line in lines.take(limit.unwrap_or(usize::MAX)) {
         let (label, fen) = line.split_at(2);
@@ -42,7 +48,8 @@ fn run_file(name: &str, limit: Option<usize>) -> Tally {
                 // Composed test positions may have more material than a game allows; the
                 // solver still decides them, and so must the bridge.
                 Some(p) => {
-                    t.refused.push(format!("{fen}: {e} (checked through the lenient parser)"));
+                    t.refused
+                        .push(format!("{fen}: {e} (checked through the lenient parser)"));
                     (p, CastlingMode::Standard)
                 }
                 None => {
@@ -57,8 +64,12 @@ fn run_file(name: &str, limit: Option<usize>) -> Tally {
             match winnability(&pos, mode, color, SolverBudget(None)) {
                 Winnability::Winnable { .. } if expected_winnable => {}
                 Winnability::Unwinnable if !expected_winnable => {}
-                Winnability::Undetermined { why } => t.undecided.push(format!("{fen} {color:?}: {why}")),
-                other => t.wrong.push(format!("{label} {fen} {color:?}: got {other:?}")),
+                Winnability::Undetermined { why } => {
+                    t.undecided.push(format!("{fen} {color:?}: {why}"))
+                }
+                other => t
+                    .wrong
+                    .push(format!("{label} {fen} {color:?}: got {other:?}")),
             }
         }
     }
@@ -73,9 +84,21 @@ fn assert_tally(name: &str, t: &Tally, max_refused: usize) {
         t.undecided.len(),
         t.refused.len()
     );
-    assert!(t.wrong.is_empty(), "{name}: wrong verdicts:\n{}", t.wrong.join("\n"));
-    assert!(t.undecided.is_empty(), "{name}: undecided:\n{}", t.undecided.join("\n"));
-    assert_eq!(t.refused.len(), max_refused, "{name}: the number of composed positions refused as illegal changed");
+    assert!(
+        t.wrong.is_empty(),
+        "{name}: wrong verdicts:\n{}",
+        t.wrong.join("\n")
+    );
+    assert!(
+        t.undecided.is_empty(),
+        "{name}: undecided:\n{}",
+        t.undecided.join("\n")
+    );
+    assert_eq!(
+        t.refused.len(),
+        max_refused,
+        "{name}: the number of composed positions refused as illegal changed"
+    );
 }
 
 #[test]
@@ -93,7 +116,11 @@ fn d3_chess_test_vector() {
 #[test]
 fn lichess_positions() {
     // All 65,536 positions in release builds; a sample in debug builds, which are ~20x slower.
-    let limit = if cfg!(debug_assertions) { Some(4000) } else { None };
+    let limit = if cfg!(debug_assertions) {
+        Some(4000)
+    } else {
+        None
+    };
     let t = run_file("lichess.txt", limit);
     assert_tally("lichess.txt", &t, 0);
 }

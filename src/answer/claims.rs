@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use shakmaty::{Color, Position};
 
-use crate::rules::notation::{resolve_move, san_plus};
 use crate::rules::castling::CastlingStatus;
+use crate::rules::notation::{resolve_move, san_plus};
 use crate::rules::{Game, Report};
 
 /// What a claim is about (the `kind` and its parameters).
@@ -18,8 +18,14 @@ pub enum ClaimSubject {
         #[serde(rename = "move")]
         mv: String,
     },
-    CastlingRight { color: Side, wing: Wing },
-    CastlingLegal { color: Side, wing: Wing },
+    CastlingRight {
+        color: Side,
+        wing: Wing,
+    },
+    CastlingLegal {
+        color: Side,
+        wing: Wing,
+    },
     EnPassant {
         #[serde(rename = "move")]
         mv: String,
@@ -32,7 +38,9 @@ pub enum ClaimSubject {
     Fivefold,
     FiftyMoveClaim,
     SeventyFive,
-    FlagResult { flagged: Side },
+    FlagResult {
+        flagged: Side,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -90,15 +98,38 @@ pub fn castling_status(report: &Report, side: Side, wing: Wing) -> &CastlingStat
 
 /// The checker's value for a subject in this game's current position, and its article.
 /// Moves are given back in SAN.
-pub fn evaluate(subject: &ClaimSubject, game: &Game, report: &Report) -> (ClaimSubject, Value, String) {
+pub fn evaluate(
+    subject: &ClaimSubject,
+    game: &Game,
+    report: &Report,
+) -> (ClaimSubject, Value, String) {
     let pos = game.current();
     match subject {
         ClaimSubject::LegalMove { mv } => match resolve_move(pos, mv, game.mode) {
-            Ok(m) => (ClaimSubject::LegalMove { mv: san_plus(pos, m) }, Value::Bool(true), crate::rules::report::article_for_move(m).into()),
-            Err(r) => (subject.clone(), Value::Bool(false), r.articles.first().cloned().unwrap_or_else(|| "3.10.2".into())),
+            Ok(m) => (
+                ClaimSubject::LegalMove {
+                    mv: san_plus(pos, m),
+                },
+                Value::Bool(true),
+                crate::rules::report::article_for_move(m).into(),
+            ),
+            Err(r) => (
+                subject.clone(),
+                Value::Bool(false),
+                r.articles
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| "3.10.2".into()),
+            ),
         },
         ClaimSubject::EnPassant { mv } => match resolve_move(pos, mv, game.mode) {
-            Ok(m) if m.is_en_passant() => (ClaimSubject::EnPassant { mv: san_plus(pos, m) }, Value::Bool(true), "3.7.3.1".into()),
+            Ok(m) if m.is_en_passant() => (
+                ClaimSubject::EnPassant {
+                    mv: san_plus(pos, m),
+                },
+                Value::Bool(true),
+                "3.7.3.1".into(),
+            ),
             _ => (subject.clone(), Value::Bool(false), "3.7.3.2".into()),
         },
         ClaimSubject::CastlingRight { color, wing } => {
@@ -107,31 +138,83 @@ pub fn evaluate(subject: &ClaimSubject, game: &Game, report: &Report) -> (ClaimS
         }
         ClaimSubject::CastlingLegal { color, wing } => {
             let st = castling_status(report, *color, *wing);
-            let article = if st.legal { "3.8.2" } else { st.reasons.first().map(|r| r.article).unwrap_or("3.8.2.2") };
+            let article = if st.legal {
+                "3.8.2"
+            } else {
+                st.reasons.first().map(|r| r.article).unwrap_or("3.8.2.2")
+            };
             (subject.clone(), Value::Bool(st.legal), article.into())
         }
-        ClaimSubject::InCheck => (subject.clone(), Value::Bool(report.in_check), "3.9.1".into()),
-        ClaimSubject::Checkmate => (subject.clone(), Value::Bool(report.checkmate), "5.1.1".into()),
-        ClaimSubject::Stalemate => (subject.clone(), Value::Bool(report.stalemate), "5.2.1".into()),
-        ClaimSubject::DeadPosition => (subject.clone(), report.dead_position.map(Value::Bool).unwrap_or(Value::Null), "5.2.2".into()),
+        ClaimSubject::InCheck => (
+            subject.clone(),
+            Value::Bool(report.in_check),
+            "3.9.1".into(),
+        ),
+        ClaimSubject::Checkmate => (
+            subject.clone(),
+            Value::Bool(report.checkmate),
+            "5.1.1".into(),
+        ),
+        ClaimSubject::Stalemate => (
+            subject.clone(),
+            Value::Bool(report.stalemate),
+            "5.2.1".into(),
+        ),
+        ClaimSubject::DeadPosition => (
+            subject.clone(),
+            report.dead_position.map(Value::Bool).unwrap_or(Value::Null),
+            "5.2.2".into(),
+        ),
         ClaimSubject::ThreefoldClaim => {
             let r = &report.repetition;
-            let article = if r.threefold_now { "9.2.2" } else if !r.threefold_by_move.is_empty() { "9.2.1" } else { "9.2" };
-            (subject.clone(), Value::Bool(r.threefold_now || !r.threefold_by_move.is_empty()), article.into())
+            let article = if r.threefold_now {
+                "9.2.2"
+            } else if !r.threefold_by_move.is_empty() {
+                "9.2.1"
+            } else {
+                "9.2"
+            };
+            (
+                subject.clone(),
+                Value::Bool(r.threefold_now || !r.threefold_by_move.is_empty()),
+                article.into(),
+            )
         }
-        ClaimSubject::Fivefold => (subject.clone(), Value::Bool(report.repetition.fivefold), "9.6.1".into()),
+        ClaimSubject::Fivefold => (
+            subject.clone(),
+            Value::Bool(report.repetition.fivefold),
+            "9.6.1".into(),
+        ),
         ClaimSubject::FiftyMoveClaim => {
             let f = &report.fifty_moves;
-            let article = if f.claim_now { "9.3.2" } else if !f.claim_by_move.is_empty() { "9.3.1" } else { "9.3" };
-            (subject.clone(), Value::Bool(f.claim_now || !f.claim_by_move.is_empty()), article.into())
+            let article = if f.claim_now {
+                "9.3.2"
+            } else if !f.claim_by_move.is_empty() {
+                "9.3.1"
+            } else {
+                "9.3"
+            };
+            (
+                subject.clone(),
+                Value::Bool(f.claim_now || !f.claim_by_move.is_empty()),
+                article.into(),
+            )
         }
-        ClaimSubject::SeventyFive => (subject.clone(), Value::Bool(report.fifty_moves.seventy_five), "9.6.2".into()),
+        ClaimSubject::SeventyFive => (
+            subject.clone(),
+            Value::Bool(report.fifty_moves.seventy_five),
+            "9.6.2".into(),
+        ),
         ClaimSubject::FlagResult { flagged } => {
             let v = match flagged {
                 Side::White => report.flag.white.clone(),
                 Side::Black => report.flag.black.clone(),
             };
-            (subject.clone(), v.map(Value::String).unwrap_or(Value::Null), "6.9".into())
+            (
+                subject.clone(),
+                v.map(Value::String).unwrap_or(Value::Null),
+                "6.9".into(),
+            )
         }
     }
 }
@@ -139,7 +222,11 @@ pub fn evaluate(subject: &ClaimSubject, game: &Game, report: &Report) -> (ClaimS
 /// A claim as the checker sees it.
 pub fn claim(subject: ClaimSubject, game: &Game, report: &Report) -> Claim {
     let (subject, value, article) = evaluate(&subject, game, report);
-    Claim { subject, value, article }
+    Claim {
+        subject,
+        value,
+        article,
+    }
 }
 
 /// The outcome of re-checking one claim.
@@ -155,8 +242,17 @@ pub struct ClaimCheck {
 
 pub fn verify_claim(claim: &Claim, game: &Game, report: &Report) -> ClaimCheck {
     let (_, actual, article) = evaluate(&claim.subject, game, report);
-    let holds = if actual.is_null() { None } else { Some(actual == claim.value) };
-    ClaimCheck { claim: claim.clone(), holds, actual, article }
+    let holds = if actual.is_null() {
+        None
+    } else {
+        Some(actual == claim.value)
+    };
+    ClaimCheck {
+        claim: claim.clone(),
+        holds,
+        actual,
+        article,
+    }
 }
 
 /// The side to move, as a claim side.

@@ -61,13 +61,15 @@ pub struct Intent {
 fn move_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?x)(?:^|[\s(,;:])(
+        Regex::new(
+            r"(?x)(?:^|[\s(,;:])(
             [KQRBN][a-h]?[1-8]?x?[a-h][1-8][+\#]?
           | [a-h]x[a-h][1-8](?:=?[QRBNqrbn])?(?:\s?e\.?p\.?)?[+\#]?
           | [a-h][18]=?[QRBNK][+\#]?
           | [a-h][1-8][a-h][1-8][qrbn]?
           | [a-h][2-7]
-        )(?:[\s?!.,;:)]|$)")
+        )(?:[\s?!.,;:)]|$)",
+        )
         .expect("valid regex")
     })
 }
@@ -80,25 +82,104 @@ fn has(q: &str, words: &[&str]) -> bool {
 pub fn understand(question: &str) -> Intent {
     let q = format!(" {} ", question.to_lowercase().replace(['’', '‘'], "'"));
     let castle_words = has(&q, &["castl", "o-o", "0-0", " castel", "casling"]);
-    let legality_words = has(&q, &["legal", "allowed", " play ", " play?", "can i move", "is it possible", "illegal", " push "]);
+    let legality_words = has(
+        &q,
+        &[
+            "legal",
+            "allowed",
+            " play ",
+            " play?",
+            "can i move",
+            "is it possible",
+            "illegal",
+            " push ",
+        ],
+    );
     let mv = pick_move(question, legality_words);
-    let topic = if has(&q, &["fivefold", "5fold", "5-fold", "threefold", "3fold", "3-fold", "three fold", "repetit", "repeat", "same position", "perpetual"]) {
+    let topic = if has(
+        &q,
+        &[
+            "fivefold",
+            "5fold",
+            "5-fold",
+            "threefold",
+            "3fold",
+            "3-fold",
+            "three fold",
+            "repetit",
+            "repeat",
+            "same position",
+            "perpetual",
+        ],
+    ) {
         Topic::Repetition
-    } else if has(&q, &["fifty", "50 move", "50-move", "50 moves", "seventy", "75 move", "75-move", "75 moves", "75th"]) {
+    } else if has(
+        &q,
+        &[
+            "fifty", "50 move", "50-move", "50 moves", "seventy", "75 move", "75-move", "75 moves",
+            "75th",
+        ],
+    ) {
         Topic::FiftyMoves
-    } else if has(&q, &["en passant", "e.p.", " ep ", "enpassant", "en passent", "passant"]) {
+    } else if has(
+        &q,
+        &[
+            "en passant",
+            "e.p.",
+            " ep ",
+            "enpassant",
+            "en passent",
+            "passant",
+        ],
+    ) {
         Topic::EnPassant
     } else if castle_words {
         Topic::Castling
-    } else if has(&q, &["flag", "time out", "timeout", "run out of time", "ran out of time", "runs out of time", "lose on time", "lost on time", "out of time", "my time ran", "time runs out"]) {
+    } else if has(
+        &q,
+        &[
+            "flag",
+            "time out",
+            "timeout",
+            "run out of time",
+            "ran out of time",
+            "runs out of time",
+            "lose on time",
+            "lost on time",
+            "out of time",
+            "my time ran",
+            "time runs out",
+        ],
+    ) {
         Topic::Flag
     } else if has(&q, &["resign"]) {
         Topic::Resignation
-    } else if has(&q, &["dead position", "dead draw", "insufficient", "can anyone mate", "can anybody mate", "can either side mate", "mate possible", "possible to mate", "anyone still mate", "can still mate", "can't mate", "cannot mate", "dead"]) {
+    } else if has(
+        &q,
+        &[
+            "dead position",
+            "dead draw",
+            "insufficient",
+            "can anyone mate",
+            "can anybody mate",
+            "can either side mate",
+            "mate possible",
+            "possible to mate",
+            "anyone still mate",
+            "can still mate",
+            "can't mate",
+            "cannot mate",
+            "dead",
+        ],
+    ) {
         Topic::DeadPosition
     } else if has(&q, &["stalemat", "stalmate", "no legal move"]) {
         Topic::Stalemate
-    } else if mv.as_deref().is_some_and(|m| m.contains('=') || m.ends_with(['Q', 'R', 'B', 'N', 'K'])) && has(&q, &["legal", "allowed", "promot", "can i"]) {
+    } else if mv
+        .as_deref()
+        .is_some_and(|m| m.contains('=') || m.ends_with(['Q', 'R', 'B', 'N', 'K']))
+        && has(&q, &["legal", "allowed", "promot", "can i"])
+    {
         Topic::MoveLegality
     } else if has(&q, &["checkmat", "mate", "mated"]) {
         Topic::Checkmate
@@ -112,16 +193,63 @@ pub fn understand(question: &str) -> Intent {
         Topic::General
     };
     let side = side_asked(&q);
-    let opponent = has(&q, &["opponent", "my rival", "the other player", "he flag", "she flag", "they flag", "his flag", "her flag", "their flag"]);
-    let long = has(&q, &["queenside", "queen side", "queen's side", "long", "o-o-o", "0-0-0", "a-side"]);
-    let short = has(&q, &["kingside", "king side", "king's side", "short", "h-side"]) || q.replace("o-o-o", "").contains("o-o") || q.replace("0-0-0", "").contains("0-0");
+    let opponent = has(
+        &q,
+        &[
+            "opponent",
+            "my rival",
+            "the other player",
+            "he flag",
+            "she flag",
+            "they flag",
+            "his flag",
+            "her flag",
+            "their flag",
+        ],
+    );
+    let long = has(
+        &q,
+        &[
+            "queenside",
+            "queen side",
+            "queen's side",
+            "long",
+            "o-o-o",
+            "0-0-0",
+            "a-side",
+        ],
+    );
+    let short = has(
+        &q,
+        &["kingside", "king side", "king's side", "short", "h-side"],
+    ) || q.replace("o-o-o", "").contains("o-o")
+        || q.replace("0-0-0", "").contains("0-0");
     let wing = match (short, long) {
         (true, false) => Some(Wing::Kingside),
         (false, true) => Some(Wing::Queenside),
         _ => None,
     };
-    let needs_position = has(&q, &[" here", " this position", " now", " this game", " this ", "my position", " current", "right now"]) && topic != Topic::General;
-    Intent { topic, side, opponent, wing, mv, needs_position }
+    let needs_position = has(
+        &q,
+        &[
+            " here",
+            " this position",
+            " now",
+            " this game",
+            " this ",
+            "my position",
+            " current",
+            "right now",
+        ],
+    ) && topic != Topic::General;
+    Intent {
+        topic,
+        side,
+        opponent,
+        wing,
+        mv,
+        needs_position,
+    }
 }
 
 /// The side a question is about when it names one as the actor ("can black castle", "if
@@ -159,9 +287,17 @@ fn pick_move(question: &str, legality_words: bool) -> Option<String> {
         } else {
             let before = question[..m.start()].to_lowercase();
             let after = question[m.end()..].to_lowercase();
-            let introduced = ["play ", "is ", "push ", "move ", "move to ", "playing "].iter().any(|w| before.trim_end().ends_with(w.trim_end()));
-            let judged = after.trim_start().starts_with("legal") || after.trim_start().starts_with("allowed") || after.trim_start().starts_with('?');
-            if legality_words && (introduced || judged) { 2 } else { 0 }
+            let introduced = ["play ", "is ", "push ", "move ", "move to ", "playing "]
+                .iter()
+                .any(|w| before.trim_end().ends_with(w.trim_end()));
+            let judged = after.trim_start().starts_with("legal")
+                || after.trim_start().starts_with("allowed")
+                || after.trim_start().starts_with('?');
+            if legality_words && (introduced || judged) {
+                2
+            } else {
+                0
+            }
         };
         if score > 0 && best.as_ref().is_none_or(|(s, _)| score >= *s) {
             best = Some((score, text));
@@ -177,20 +313,38 @@ mod tests {
     #[test]
     fn topics_sides_wings_moves() {
         let i = understand("Can black castle long here?");
-        assert_eq!((i.topic, i.side, i.wing), (Topic::Castling, Some(Side::Black), Some(Wing::Queenside)));
+        assert_eq!(
+            (i.topic, i.side, i.wing),
+            (Topic::Castling, Some(Side::Black), Some(Wing::Queenside))
+        );
         let i = understand("Is Nxe5 legal?");
-        assert_eq!((i.topic, i.mv.as_deref()), (Topic::MoveLegality, Some("Nxe5")));
+        assert_eq!(
+            (i.topic, i.mv.as_deref()),
+            (Topic::MoveLegality, Some("Nxe5"))
+        );
         let i = understand("If my opponent flags now, do I win?");
         assert_eq!(i.topic, Topic::Flag);
         assert!(i.opponent);
         let i = understand("Can I take exd6 e.p.?");
         assert_eq!(i.topic, Topic::EnPassant);
         assert_eq!(understand("what is touch move").topic, Topic::General);
-        assert_eq!(understand("Can I claim a draw by threefold repetition?").topic, Topic::Repetition);
-        assert_eq!(understand("The black bishop on c4 is pinned. Can I castle short?").side, None);
+        assert_eq!(
+            understand("Can I claim a draw by threefold repetition?").topic,
+            Topic::Repetition
+        );
+        assert_eq!(
+            understand("The black bishop on c4 is pinned. Can I castle short?").side,
+            None
+        );
         assert_eq!(understand("Can I castle short? And long?").wing, None);
-        assert_eq!(understand("My pawn is on e3. Is e5 legal?").mv.as_deref(), Some("e5"));
+        assert_eq!(
+            understand("My pawn is on e3. Is e5 legal?").mv.as_deref(),
+            Some("e5")
+        );
         assert_eq!(understand("Black's pawn just stepped d7-d6 next to my e5 pawn. Can I play exd6 en passant now?").mv.as_deref(), Some("exd6"));
-        assert_eq!(understand("Is a8=K a legal move?").mv.as_deref(), Some("a8=K"));
+        assert_eq!(
+            understand("Is a8=K a legal move?").mv.as_deref(),
+            Some("a8=K")
+        );
     }
 }

@@ -12,10 +12,12 @@ pub mod request;
 use serde::{Deserialize, Serialize};
 
 use crate::rulebook::{PageKind, Rulebook};
+use crate::rules::castling::capitalise_first;
 use crate::rules::{self, CheckOptions, ErrorBody, Game, Report, RulesError, SolverBudget};
 use crate::search::{Hit, SearchIndex};
-use crate::rules::castling::capitalise_first;
-use claims::{Claim, ClaimCheck, ClaimSubject, Side, Wing, castling_status, claim, side_to_move, verify_claim};
+use claims::{
+    Claim, ClaimCheck, ClaimSubject, Side, Wing, castling_status, claim, side_to_move, verify_claim,
+};
 use intent::{Intent, Topic, understand};
 pub use request::{AskRequest, CheckRequest, MovesField};
 
@@ -127,10 +129,20 @@ pub struct Arbiter {
     domain_words: std::collections::HashSet<String>,
 }
 
-const NOT_DOMAIN: &[&str] = &["the", "a", "an", "of", "to", "in", "on", "is", "are", "and", "or", "for", "with", "what", "how", "can", "do", "does", "i", "my", "you", "it", "be", "by", "at", "as", "if", "no", "not", "when", "who", "which", "this", "that", "from", "game", "games", "rules", "rule", "player", "players", "time", "way", "make", "made", "have", "has", "get", "new", "same", "other", "one", "two", "first", "last", "all", "any", "some", "only", "after", "before", "capital", "letter", "letters", "name", "where", "why", "there", "good", "bad", "long", "short", "back", "up", "out", "off", "over", "take", "put", "play", "played", "playing", "still"];
+const NOT_DOMAIN: &[&str] = &[
+    "the", "a", "an", "of", "to", "in", "on", "is", "are", "and", "or", "for", "with", "what",
+    "how", "can", "do", "does", "i", "my", "you", "it", "be", "by", "at", "as", "if", "no", "not",
+    "when", "who", "which", "this", "that", "from", "game", "games", "rules", "rule", "player",
+    "players", "time", "way", "make", "made", "have", "has", "get", "new", "same", "other", "one",
+    "two", "first", "last", "all", "any", "some", "only", "after", "before", "capital", "letter",
+    "letters", "name", "where", "why", "there", "good", "bad", "long", "short", "back", "up",
+    "out", "off", "over", "take", "put", "play", "played", "playing", "still",
+];
 
 fn words_of(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|w| w.len() >= 2).map(|w| w.to_lowercase())
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() >= 2)
+        .map(|w| w.to_lowercase())
 }
 
 impl Arbiter {
@@ -152,12 +164,19 @@ impl Arbiter {
         for w in NOT_DOMAIN {
             domain_words.remove(*w);
         }
-        Arbiter { book, index, budget: SolverBudget::default(), domain_words }
+        Arbiter {
+            book,
+            index,
+            budget: SolverBudget::default(),
+            domain_words,
+        }
     }
 
     /// How many words of the question are chess-rules words.
     pub fn domain_word_count(&self, question: &str) -> usize {
-        words_of(question).filter(|w| self.domain_words.contains(w)).count()
+        words_of(question)
+            .filter(|w| self.domain_words.contains(w))
+            .count()
     }
 
     /// The embedded rulebook with an in-memory index.
@@ -168,7 +187,10 @@ impl Arbiter {
     }
 
     fn options(&self) -> CheckOptions {
-        CheckOptions { budget: self.budget, skip_solver: false }
+        CheckOptions {
+            budget: self.budget,
+            skip_solver: false,
+        }
     }
 
     fn game(&self, req: &CheckRequest) -> Result<Game, AnswerError> {
@@ -189,17 +211,36 @@ impl Arbiter {
     /// `POST /api/check`.
     pub fn check(&self, req: &CheckRequest) -> Result<Report, AnswerError> {
         let game = self.game(req)?;
-        Ok(rules::check(&game, req.move_text.as_deref(), self.options()))
+        Ok(rules::check(
+            &game,
+            req.move_text.as_deref(),
+            self.options(),
+        ))
     }
 
     /// `POST /api/verify`: which claims hold in the position.
     pub fn verify(&self, req: &VerifyRequest) -> Result<VerifyResponse, AnswerError> {
-        let game = self.game(&CheckRequest { fen: req.fen.clone(), moves: req.moves.clone(), pgn: req.pgn.clone(), move_text: None })?;
+        let game = self.game(&CheckRequest {
+            fen: req.fen.clone(),
+            moves: req.moves.clone(),
+            pgn: req.pgn.clone(),
+            move_text: None,
+        })?;
         // Verification may take longer than an answer: give the solver more room.
-        let opts = CheckOptions { budget: SolverBudget(Some(std::time::Duration::from_secs(2))), skip_solver: false };
+        let opts = CheckOptions {
+            budget: SolverBudget(Some(std::time::Duration::from_secs(2))),
+            skip_solver: false,
+        };
         let report = rules::check(&game, None, opts);
-        let results: Vec<ClaimCheck> = req.claims.iter().map(|c| verify_claim(c, &game, &report)).collect();
-        Ok(VerifyResponse { all_hold: results.iter().all(|r| r.holds == Some(true)), results })
+        let results: Vec<ClaimCheck> = req
+            .claims
+            .iter()
+            .map(|c| verify_claim(c, &game, &report))
+            .collect();
+        Ok(VerifyResponse {
+            all_hold: results.iter().all(|r| r.holds == Some(true)),
+            results,
+        })
     }
 
     /// `GET /api/search`.
@@ -217,7 +258,11 @@ impl Arbiter {
             page: p.page.clone(),
             anchor: p.anchor.clone(),
             url: p.url(),
-            snippet: if p.text.chars().count() > 220 { format!("{snippet}…") } else { snippet },
+            snippet: if p.text.chars().count() > 220 {
+                format!("{snippet}…")
+            } else {
+                snippet
+            },
         })
     }
 
@@ -244,7 +289,12 @@ impl Arbiter {
 
     /// Ordered citations: the deciding articles, then every article the answer text mentions,
     /// then search hits nearly as relevant as the best; at most five, one per article.
-    fn citations<S: AsRef<str>>(&self, deciding: &[S], answer: &str, hits: &[Hit]) -> Vec<Citation> {
+    fn citations<S: AsRef<str>>(
+        &self,
+        deciding: &[S],
+        answer: &str,
+        hits: &[Hit],
+    ) -> Vec<Citation> {
         let mut out: Vec<Citation> = Vec::new();
         let mut push = |c: Option<Citation>| {
             if let Some(c) = c {
@@ -262,7 +312,11 @@ impl Arbiter {
             }
         }
         // Search hits support the deciding articles only when they are nearly as relevant as the best.
-        let top = hits.iter().filter(|h| h.matched_by == "search").map(|h| h.score).fold(0.0f32, f32::max);
+        let top = hits
+            .iter()
+            .filter(|h| h.matched_by == "search")
+            .map(|h| h.score)
+            .fold(0.0f32, f32::max);
         for h in hits {
             if h.matched_by == "search" && h.score < top * 0.5 {
                 continue;
@@ -300,19 +354,39 @@ impl Arbiter {
 
     fn rulebook_answer(&self, question: &str, intent: &Intent, hits: &[Hit]) -> Answer {
         let meaningful = self.domain_word_count(question);
-        let confident = hits.first().is_some_and(|h| h.matched_by == "article" || (h.score >= 4.0 && meaningful >= 1));
+        let confident = hits
+            .first()
+            .is_some_and(|h| h.matched_by == "article" || (h.score >= 4.0 && meaningful >= 1));
         if !confident {
-            let closest: Vec<String> = hits.iter().take(3).map(|h| format!("{} ({})", h.title, h.url)).collect();
+            let closest: Vec<String> = hits
+                .iter()
+                .take(3)
+                .map(|h| format!("{} ({})", h.title, h.url))
+                .collect();
             let answer = if closest.is_empty() {
                 "I don't know: nothing in the rulebook matches this question. Try asking about a rule (castling, en passant, the clock, draws, touch-move…), or give a position as FEN or PGN.".to_string()
             } else {
-                format!("I don't know: this does not look like a question the rulebook answers. The closest pages are: {}.", closest.join("; "))
+                format!(
+                    "I don't know: this does not look like a question the rulebook answers. The closest pages are: {}.",
+                    closest.join("; ")
+                )
             };
-            return Answer { answer, citations: vec![], claims: vec![], position: None, topic: intent.topic.name().into(), basis: "unknown".into(), marks: vec![] };
+            return Answer {
+                answer,
+                citations: vec![],
+                claims: vec![],
+                position: None,
+                topic: intent.topic.name().into(),
+                basis: "unknown".into(),
+                marks: vec![],
+            };
         }
         let best = self.best_passage_for(question, hits);
         let passage = &self.book.passages[best.passage];
-        let body = first_sentences(&passage.text, if passage.kind == PageKind::Faq { 4 } else { 3 });
+        let body = first_sentences(
+            &passage.text,
+            if passage.kind == PageKind::Faq { 4 } else { 3 },
+        );
         let mut answer = match (passage.kind, &best.article) {
             (PageKind::Law, Some(a)) => format!("{body} ({} — {})", a, passage.title),
             _ => body,
@@ -325,16 +399,38 @@ impl Arbiter {
         // A FAQ answer cites its deciding article first (rulebook/README.md); a law passage is
         // its own article; a guide passage stands for the article search matched it to.
         let deciding: Vec<&str> = match passage.kind {
-            PageKind::Faq => passage.cites.iter().map(String::as_str).filter(|a| self.book.article(a).is_some()).collect(),
+            PageKind::Faq => passage
+                .cites
+                .iter()
+                .map(String::as_str)
+                .filter(|a| self.book.article(a).is_some())
+                .collect(),
             _ => best.article.iter().map(String::as_str).collect(),
         };
         let citations = self.citations(&deciding, &answer, hits);
-        Answer { answer, citations, claims: vec![], position: None, topic: intent.topic.name().into(), basis: "rulebook".into(), marks: vec![] }
+        Answer {
+            answer,
+            citations,
+            claims: vec![],
+            position: None,
+            topic: intent.topic.name().into(),
+            basis: "rulebook".into(),
+            marks: vec![],
+        }
     }
 
-    fn position_answer(&self, question: &str, intent: &Intent, game: &Game, report: Report, hits: &[Hit]) -> Answer {
+    fn position_answer(
+        &self,
+        question: &str,
+        intent: &Intent,
+        game: &Game,
+        report: Report,
+        hits: &[Hit],
+    ) -> Answer {
         let mover = side_to_move(game);
-        let asked_side = intent.side.unwrap_or(if intent.opponent { other(mover) } else { mover });
+        let asked_side = intent
+            .side
+            .unwrap_or(if intent.opponent { other(mover) } else { mover });
         let mut claims_out: Vec<Claim> = Vec::new();
         let mut deciding: Vec<String> = Vec::new();
         let mut marks: Vec<String> = Vec::new();
@@ -343,8 +439,18 @@ impl Arbiter {
         let side_name = |s: Side| if s == Side::White { "White" } else { "Black" };
 
         if let Some(o) = &report.outcome {
-            if !matches!(intent.topic, Topic::Checkmate | Topic::Stalemate | Topic::DeadPosition | Topic::Repetition | Topic::FiftyMoves) {
-                detail.push(format!("Note: the game is already over — {}.", o.explanation));
+            if !matches!(
+                intent.topic,
+                Topic::Checkmate
+                    | Topic::Stalemate
+                    | Topic::DeadPosition
+                    | Topic::Repetition
+                    | Topic::FiftyMoves
+            ) {
+                detail.push(format!(
+                    "Note: the game is already over — {}.",
+                    o.explanation
+                ));
             }
         }
 
@@ -357,14 +463,38 @@ impl Arbiter {
                 let mut parts = Vec::new();
                 for wing in wings {
                     let st = castling_status(&report, asked_side, wing);
-                    let wing_words = if wing == Wing::Kingside { "short (O-O)" } else { "long (O-O-O)" };
-                    let reason = st.reasons.iter().map(|r| r.text.clone()).collect::<Vec<_>>().join(" ");
-                    let sentence = if st.legal {
-                        format!("Yes: {} may castle {} now. {}", side_name(asked_side), wing_words, reason)
-                    } else if !st.right {
-                        format!("No: {} can no longer castle {}. {}", side_name(asked_side), wing_words, reason)
+                    let wing_words = if wing == Wing::Kingside {
+                        "short (O-O)"
                     } else {
-                        format!("Not right now: {} keeps the right to castle {}, but {}", side_name(asked_side), wing_words, lower_first(&reason))
+                        "long (O-O-O)"
+                    };
+                    let reason = st
+                        .reasons
+                        .iter()
+                        .map(|r| r.text.clone())
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    let sentence = if st.legal {
+                        format!(
+                            "Yes: {} may castle {} now. {}",
+                            side_name(asked_side),
+                            wing_words,
+                            reason
+                        )
+                    } else if !st.right {
+                        format!(
+                            "No: {} can no longer castle {}. {}",
+                            side_name(asked_side),
+                            wing_words,
+                            reason
+                        )
+                    } else {
+                        format!(
+                            "Not right now: {} keeps the right to castle {}, but {}",
+                            side_name(asked_side),
+                            wing_words,
+                            lower_first(&reason)
+                        )
                     };
                     parts.push(sentence);
                     for r in &st.reasons {
@@ -377,9 +507,23 @@ impl Arbiter {
                     } else if !st.legal {
                         deciding.insert(0, "3.8.2.2".into());
                     }
-                    claims_out.push(claim(ClaimSubject::CastlingRight { color: asked_side, wing }, game, &report));
+                    claims_out.push(claim(
+                        ClaimSubject::CastlingRight {
+                            color: asked_side,
+                            wing,
+                        },
+                        game,
+                        &report,
+                    ));
                     if asked_side == mover {
-                        claims_out.push(claim(ClaimSubject::CastlingLegal { color: asked_side, wing }, game, &report));
+                        claims_out.push(claim(
+                            ClaimSubject::CastlingLegal {
+                                color: asked_side,
+                                wing,
+                            },
+                            game,
+                            &report,
+                        ));
                     }
                 }
                 lead = parts.join(" ");
@@ -389,7 +533,17 @@ impl Arbiter {
                 if let Some(mv) = &intent.mv {
                     let c = claim(ClaimSubject::EnPassant { mv: mv.clone() }, game, &report);
                     let yes = c.value == serde_json::Value::Bool(true);
-                    lead = if yes { format!("Yes: {mv} is a legal en passant capture now. {}", info.reason) } else { format!("No: {mv} is not a legal en passant capture here: {}", info.reason) };
+                    lead = if yes {
+                        format!(
+                            "Yes: {mv} is a legal en passant capture now. {}",
+                            info.reason
+                        )
+                    } else {
+                        format!(
+                            "No: {mv} is not a legal en passant capture here: {}",
+                            info.reason
+                        )
+                    };
                     claims_out.push(c);
                 } else if report.en_passant.is_empty() {
                     lead = format!("No en passant capture is possible now: {}", info.reason);
@@ -397,7 +551,11 @@ impl Arbiter {
                     lead = format!("Yes: {}", info.reason);
                 }
                 for san in &info.captures_san {
-                    claims_out.push(claim(ClaimSubject::EnPassant { mv: san.clone() }, game, &report));
+                    claims_out.push(claim(
+                        ClaimSubject::EnPassant { mv: san.clone() },
+                        game,
+                        &report,
+                    ));
                 }
                 marks.extend(info.target.iter().cloned());
                 deciding.extend(["3.7.3.1", "3.7.3.2"].map(String::from));
@@ -405,19 +563,36 @@ impl Arbiter {
             Topic::MoveLegality | Topic::Promotion if intent.mv.is_some() => {
                 let mc = report.move_check.clone();
                 if let Some(mc) = mc {
-                    lead = if mc.legal { format!("Yes. {}", mc.reason) } else { format!("No. {}", mc.reason) };
+                    lead = if mc.legal {
+                        format!("Yes. {}", mc.reason)
+                    } else {
+                        format!("No. {}", mc.reason)
+                    };
                     for a in &mc.articles {
                         deciding.push(a.clone());
                     }
-                    claims_out.push(claim(ClaimSubject::LegalMove { mv: intent.mv.clone().unwrap_or_default() }, game, &report));
+                    claims_out.push(claim(
+                        ClaimSubject::LegalMove {
+                            mv: intent.mv.clone().unwrap_or_default(),
+                        },
+                        game,
+                        &report,
+                    ));
                 }
             }
             Topic::Promotion => {
                 if report.promotions.is_empty() {
                     lead = "No pawn can promote on this move: promotion happens when a pawn reaches the last rank (3.7.3.3).".into();
                 } else {
-                    let opts: Vec<String> = report.promotions.iter().map(|p| format!("{}→{} as {}", p.from, p.to, p.choices.join("/"))).collect();
-                    lead = format!("A pawn can promote now: {}. It must become a queen, rook, bishop or knight of its own colour, chosen freely even if such a piece is still on the board (3.7.3.3, 3.7.3.4).", opts.join("; "));
+                    let opts: Vec<String> = report
+                        .promotions
+                        .iter()
+                        .map(|p| format!("{}→{} as {}", p.from, p.to, p.choices.join("/")))
+                        .collect();
+                    lead = format!(
+                        "A pawn can promote now: {}. It must become a queen, rook, bishop or knight of its own colour, chosen freely even if such a piece is still on the board (3.7.3.3, 3.7.3.4).",
+                        opts.join("; ")
+                    );
                 }
                 deciding.extend(["3.7.3.3", "3.7.3.4"].map(String::from));
             }
@@ -427,37 +602,79 @@ impl Arbiter {
                 } else if report.stalemate {
                     format!("It is stalemate, a draw: {}", report.check.reason)
                 } else if report.in_check {
-                    format!("Not checkmate: {}; there are legal moves ({}).", report.check.reason, report.legal_moves_san.iter().take(6).cloned().collect::<Vec<_>>().join(", "))
+                    format!(
+                        "Not checkmate: {}; there are legal moves ({}).",
+                        report.check.reason,
+                        report
+                            .legal_moves_san
+                            .iter()
+                            .take(6)
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
                 } else {
-                    format!("Neither check, checkmate nor stalemate: {}, with {} legal moves.", report.check.reason, report.legal_moves.len())
+                    format!(
+                        "Neither check, checkmate nor stalemate: {}, with {} legal moves.",
+                        report.check.reason,
+                        report.legal_moves.len()
+                    )
                 };
                 claims_out.push(claim(ClaimSubject::InCheck, game, &report));
                 claims_out.push(claim(ClaimSubject::Checkmate, game, &report));
                 claims_out.push(claim(ClaimSubject::Stalemate, game, &report));
                 marks.extend(report.check.checkers.iter().cloned());
-                deciding.push(if report.stalemate || intent.topic == Topic::Stalemate { "5.2.1" } else if report.checkmate || intent.topic == Topic::Checkmate { "5.1.1" } else { "3.9.1" }.into());
+                deciding.push(
+                    if report.stalemate || intent.topic == Topic::Stalemate {
+                        "5.2.1"
+                    } else if report.checkmate || intent.topic == Topic::Checkmate {
+                        "5.1.1"
+                    } else {
+                        "3.9.1"
+                    }
+                    .into(),
+                );
             }
             Topic::DeadPosition => {
                 lead = match report.dead_position {
-                    Some(true) => format!("Yes, the position is dead and the game is drawn at once: {}", report.dead_position_info.reason),
-                    Some(false) => format!("No, it is not a dead position: {}", report.dead_position_info.reason),
-                    None => format!("I cannot tell within the time budget: {}", report.dead_position_info.reason),
+                    Some(true) => format!(
+                        "Yes, the position is dead and the game is drawn at once: {}",
+                        report.dead_position_info.reason
+                    ),
+                    Some(false) => format!(
+                        "No, it is not a dead position: {}",
+                        report.dead_position_info.reason
+                    ),
+                    None => format!(
+                        "I cannot tell within the time budget: {}",
+                        report.dead_position_info.reason
+                    ),
                 };
-                let proof = if report.dead_position_info.white_can_mate == Some(true) && !report.dead_position_info.white_helpmate.is_empty() {
+                let proof = if report.dead_position_info.white_can_mate == Some(true)
+                    && !report.dead_position_info.white_helpmate.is_empty()
+                {
                     Some(("White", &report.dead_position_info.white_helpmate))
-                } else if report.dead_position_info.black_can_mate == Some(true) && !report.dead_position_info.black_helpmate.is_empty() {
+                } else if report.dead_position_info.black_can_mate == Some(true)
+                    && !report.dead_position_info.black_helpmate.is_empty()
+                {
                     Some(("Black", &report.dead_position_info.black_helpmate))
                 } else {
                     None
                 };
                 if let Some((who, line)) = proof {
-                    detail.push(format!("For example, {who} mates after {}.", crate::rules::report::short_line(line)));
+                    detail.push(format!(
+                        "For example, {who} mates after {}.",
+                        crate::rules::report::short_line(line)
+                    ));
                 }
                 claims_out.push(claim(ClaimSubject::DeadPosition, game, &report));
                 deciding.extend(["5.2.2", "1.5"].map(String::from));
             }
             Topic::Flag | Topic::Resignation => {
-                let sides: Vec<Side> = if intent.side.is_some() || intent.opponent || intent.topic == Topic::Resignation {
+                let sides: Vec<Side> = if intent.side.is_some()
+                    || intent.opponent
+                    || intent.topic == Topic::Resignation
+                {
                     vec![asked_side]
                 } else {
                     vec![Side::White, Side::Black]
@@ -465,7 +682,11 @@ impl Arbiter {
                 let mut parts = Vec::new();
                 for s in &sides {
                     let ruling = if intent.topic == Topic::Flag {
-                        if *s == Side::White { &report.flag_info.white } else { &report.flag_info.black }
+                        if *s == Side::White {
+                            &report.flag_info.white
+                        } else {
+                            &report.flag_info.black
+                        }
                     } else if *s == Side::White {
                         &report.resignation.white
                     } else {
@@ -479,16 +700,32 @@ impl Arbiter {
                     };
                     parts.push(format!("{verdict}: {}.", ruling.reason));
                     if intent.topic == Topic::Flag {
-                        claims_out.push(claim(ClaimSubject::FlagResult { flagged: *s }, game, &report));
+                        claims_out.push(claim(
+                            ClaimSubject::FlagResult { flagged: *s },
+                            game,
+                            &report,
+                        ));
                     }
                 }
                 lead = parts.join(" ");
-                deciding.push(if intent.topic == Topic::Flag { "6.9" } else { "5.1.2" }.into());
+                deciding.push(
+                    if intent.topic == Topic::Flag {
+                        "6.9"
+                    } else {
+                        "5.1.2"
+                    }
+                    .into(),
+                );
                 if intent.topic == Topic::Flag {
                     deciding.push("A.5.3".into());
                 }
             }
-            Topic::Repetition | Topic::FiftyMoves if report.outcome.as_ref().is_some_and(|o| matches!(o.article, "5.1.1" | "5.2.1")) => {
+            Topic::Repetition | Topic::FiftyMoves
+                if report
+                    .outcome
+                    .as_ref()
+                    .is_some_and(|o| matches!(o.article, "5.1.1" | "5.2.1")) =>
+            {
                 let o = report.outcome.as_ref().expect("checked above");
                 lead = format!(
                     "The game is already over: {}. A checkmate or stalemate ends the game at once, before any repetition or move-count rule is applied; a mate stands even when it comes on the seventy-fifth move (9.6.2).",
@@ -503,7 +740,11 @@ impl Arbiter {
                 }
                 deciding.extend([o.article, "9.6.2"].map(String::from));
             }
-            Topic::Repetition if question.to_lowercase().contains("fivefold") || question.to_lowercase().contains("five times") || question.contains("5fold") => {
+            Topic::Repetition
+                if question.to_lowercase().contains("fivefold")
+                    || question.to_lowercase().contains("five times")
+                    || question.contains("5fold") =>
+            {
                 let r = &report.repetition;
                 lead = if r.fivefold {
                     format!("Yes: {}", r.reason)
@@ -552,12 +793,22 @@ impl Arbiter {
                 // No specific position topic: summarise the state and answer from the rulebook.
                 let state = match &report.outcome {
                     Some(o) => format!("In this position the game is over: {}.", o.explanation),
-                    None => format!("In this position {} is to move: {}; {} legal moves.", report.turn, report.check.reason, report.legal_moves.len()),
+                    None => format!(
+                        "In this position {} is to move: {}; {} legal moves.",
+                        report.turn,
+                        report.check.reason,
+                        report.legal_moves.len()
+                    ),
                 };
                 lead = if self.domain_word_count(question) == 0 {
-                    format!("I don't know what you are asking about this position. {state} Ask about castling, en passant, check, mate, a draw, the flag or a move's legality.")
+                    format!(
+                        "I don't know what you are asking about this position. {state} Ask about castling, en passant, check, mate, a draw, the flag or a move's legality."
+                    )
                 } else {
-                    let from_book = hits.first().map(|h| first_sentences(&self.book.passages[h.passage].text, 2)).unwrap_or_default();
+                    let from_book = hits
+                        .first()
+                        .map(|h| first_sentences(&self.book.passages[h.passage].text, 2))
+                        .unwrap_or_default();
                     format!("{state} {from_book}")
                 };
                 claims_out.push(claim(ClaimSubject::InCheck, game, &report));
@@ -579,13 +830,24 @@ impl Arbiter {
         let citations = self.citations(&deciding, &answer, hits);
         marks.sort();
         marks.dedup();
-        Answer { answer, citations, claims: claims_out, position: Some(report), topic: intent.topic.name().into(), basis: "position".into(), marks }
+        Answer {
+            answer,
+            citations,
+            claims: claims_out,
+            position: Some(report),
+            topic: intent.topic.name().into(),
+            basis: "position".into(),
+            marks,
+        }
     }
 }
 
-
 fn other(s: Side) -> Side {
-    if s == Side::White { Side::Black } else { Side::White }
+    if s == Side::White {
+        Side::Black
+    } else {
+        Side::White
+    }
 }
 
 fn lower_first(s: &str) -> String {
@@ -599,7 +861,13 @@ fn lower_first(s: &str) -> String {
 
 /// Content words of a question, crudely stemmed (first five letters), for comparing questions.
 fn content_stems(text: &str) -> Vec<String> {
-    const SKIP: &[&str] = &["the", "a", "an", "is", "are", "can", "i", "my", "me", "you", "your", "do", "does", "if", "it", "to", "of", "in", "on", "at", "and", "or", "what", "how", "when", "who", "which", "this", "that", "be", "for", "with", "have", "has", "will", "should", "must", "may", "there", "his", "her", "he", "she", "they", "their", "so", "then", "still", "just", "get", "gets", "by"];
+    const SKIP: &[&str] = &[
+        "the", "a", "an", "is", "are", "can", "i", "my", "me", "you", "your", "do", "does", "if",
+        "it", "to", "of", "in", "on", "at", "and", "or", "what", "how", "when", "who", "which",
+        "this", "that", "be", "for", "with", "have", "has", "will", "should", "must", "may",
+        "there", "his", "her", "he", "she", "they", "their", "so", "then", "still", "just", "get",
+        "gets", "by",
+    ];
     let mut out: Vec<String> = Vec::new();
     for w in text.to_lowercase().split(|c: char| !c.is_alphanumeric()) {
         if w.len() < 2 || SKIP.contains(&w) {
@@ -624,7 +892,12 @@ pub fn first_sentences(text: &str, n: usize) -> String {
         if matches!(c, '.' | '?' | '!') && chars.get(i + 1).is_none_or(|n| *n == ' ') {
             // Not a sentence end inside "e.p." or an article number.
             let prev = if i > 0 { chars[i - 1] } else { ' ' };
-            if *c == '.' && (prev.is_ascii_digit() && chars.get(i + 1).is_some_and(|n| n.is_ascii_digit()) || out.ends_with("e.p.") || out.ends_with("e.g.") || out.ends_with("i.e.")) {
+            if *c == '.'
+                && (prev.is_ascii_digit() && chars.get(i + 1).is_some_and(|n| n.is_ascii_digit())
+                    || out.ends_with("e.p.")
+                    || out.ends_with("e.g.")
+                    || out.ends_with("i.e."))
+            {
                 continue;
             }
             count += 1;

@@ -40,7 +40,9 @@ impl MovesField {
 pub fn split_moves(text: &str) -> Vec<String> {
     text.split_whitespace()
         .filter_map(|tok| {
-            let tok = tok.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.');
+            let tok = tok
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .trim_start_matches('.');
             let tok = tok.trim();
             if tok.is_empty() || matches!(tok, "1-0" | "0-1" | "1/2-1/2" | "*" | "½-½") {
                 None
@@ -56,11 +58,14 @@ impl CheckRequest {
     pub fn game(&self) -> Result<Game, RulesError> {
         if let Some(pgn) = self.pgn.as_deref().filter(|p| !p.trim().is_empty()) {
             if self.moves.is_some() {
-                return Err(RulesError::Pgn("give either a PGN or moves, not both".into()));
+                return Err(RulesError::Pgn(
+                    "give either a PGN or moves, not both".into(),
+                ));
             }
             let mut game = rules::pgn::game_from_pgn(pgn)?;
             if self.fen.is_some() {
-                game.warnings.push("the fen field was ignored: the PGN sets the start position".into());
+                game.warnings
+                    .push("the fen field was ignored: the PGN sets the start position".into());
             }
             return Ok(game);
         }
@@ -91,6 +96,11 @@ impl AskRequest {
     }
 
     pub fn position_request(&self) -> CheckRequest {
-        CheckRequest { fen: self.fen.clone(), moves: self.moves.clone(), pgn: self.pgn.clone(), move_text: None }
+        CheckRequest {
+            fen: self.fen.clone(),
+            moves: self.moves.clone(),
+            pgn: self.pgn.clone(),
+            move_text: None,
+        }
     }
 }

@@ -60,7 +60,12 @@ pub fn run(args: AskArgs) -> anyhow::Result<i32> {
         anyhow::bail!("give a question: arbiter ask \"Can I castle out of check?\"");
     };
     let position = args.position.request(None)?;
-    let req = AskRequest { question, fen: position.fen, moves: position.moves, pgn: position.pgn };
+    let req = AskRequest {
+        question,
+        fen: position.fen,
+        moves: position.moves,
+        pgn: position.pgn,
+    };
     match arbiter.ask(&req) {
         Ok(answer) => {
             if args.json {
@@ -80,13 +85,25 @@ pub fn human_answer(a: &Answer) -> String {
     if !a.claims.is_empty() {
         s.push_str("\nChecked:\n");
         for c in &a.claims {
-            s.push_str(&format!("  - {}: {} ({})\n", serde_json::to_string(&c.subject).unwrap_or_default(), c.value, c.article));
+            s.push_str(&format!(
+                "  - {}: {} ({})\n",
+                serde_json::to_string(&c.subject).unwrap_or_default(),
+                c.value,
+                c.article
+            ));
         }
     }
     if !a.citations.is_empty() {
         s.push_str("\nSources:\n");
         for (i, c) in a.citations.iter().enumerate() {
-            s.push_str(&format!("  [{}] {} {} — rulebook/{}#{}\n", i + 1, c.article, c.title, c.page, c.anchor));
+            s.push_str(&format!(
+                "  [{}] {} {} — rulebook/{}#{}\n",
+                i + 1,
+                c.article,
+                c.title,
+                c.page,
+                c.anchor
+            ));
         }
     }
     s
@@ -95,12 +112,15 @@ pub fn human_answer(a: &Answer) -> String {
 pub fn run_verify(args: VerifyArgs) -> anyhow::Result<i32> {
     let mut text = String::new();
     match &args.file {
-        Some(p) => text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?,
+        Some(p) => {
+            text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?
+        }
         None => {
             std::io::stdin().read_to_string(&mut text)?;
         }
     }
-    let req: VerifyRequest = serde_json::from_str(&text).context("the input is not {\"fen\"?, \"moves\"?, \"claims\": [...]}")?;
+    let req: VerifyRequest = serde_json::from_str(&text)
+        .context("the input is not {\"fen\"?, \"moves\"?, \"claims\": [...]}")?;
     let arbiter = args.source.arbiter()?;
     match arbiter.verify(&req) {
         Ok(out) => {
@@ -118,7 +138,15 @@ pub fn run_search(args: SearchArgs) -> anyhow::Result<i32> {
         println!("{}", serde_json::to_string_pretty(&hits)?);
     } else {
         for (i, h) in hits.iter().enumerate() {
-            println!("{}. {} {} ({}) score {:.2}\n   {}", i + 1, h.article.as_deref().unwrap_or("-"), h.title, h.url, h.score, strip_tags(&h.snippet));
+            println!(
+                "{}. {} {} ({}) score {:.2}\n   {}",
+                i + 1,
+                h.article.as_deref().unwrap_or("-"),
+                h.title,
+                h.url,
+                h.score,
+                strip_tags(&h.snippet)
+            );
         }
     }
     Ok(0)

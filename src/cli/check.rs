@@ -27,11 +27,18 @@ pub struct CheckArgs {
 }
 
 pub fn budget(ms: u64) -> SolverBudget {
-    SolverBudget(if ms == 0 { None } else { Some(Duration::from_millis(ms)) })
+    SolverBudget(if ms == 0 {
+        None
+    } else {
+        Some(Duration::from_millis(ms))
+    })
 }
 
 pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
-    let opts = CheckOptions { budget: budget(args.solver_budget_ms), skip_solver: false };
+    let opts = CheckOptions {
+        budget: budget(args.solver_budget_ms),
+        skip_solver: false,
+    };
     if args.batch {
         return run_batch(opts);
     }
@@ -61,14 +68,27 @@ fn run_batch(opts: CheckOptions) -> anyhow::Result<i32> {
 /// The report as a player reads it.
 pub fn human_report(r: &rules::Report) -> String {
     let mut s = String::new();
-    s.push_str(&format!("Position: {}\n{} to move.\n", r.fen, capitalise_first(r.turn)));
+    s.push_str(&format!(
+        "Position: {}\n{} to move.\n",
+        r.fen,
+        capitalise_first(r.turn)
+    ));
     if let Some(o) = &r.outcome {
-        s.push_str(&format!("Game over: {} ({}) — {}\n", o.result, o.reason, o.explanation));
+        s.push_str(&format!(
+            "Game over: {} ({}) — {}\n",
+            o.result, o.reason, o.explanation
+        ));
     }
     s.push_str(&format!("Check: {}\n", r.check.reason));
     for (name, wings) in [("White", &r.castling.white), ("Black", &r.castling.black)] {
         for (wing, st) in [("O-O", &wings.kingside), ("O-O-O", &wings.queenside)] {
-            let verdict = if st.legal { "legal now" } else if st.right { "right kept, not possible now" } else { "right lost" };
+            let verdict = if st.legal {
+                "legal now"
+            } else if st.right {
+                "right kept, not possible now"
+            } else {
+                "right lost"
+            };
             s.push_str(&format!("{name} {wing}: {verdict}"));
             if let Some(first) = st.reasons.first() {
                 s.push_str(&format!(" — {}", first.text));
@@ -80,11 +100,18 @@ pub fn human_report(r: &rules::Report) -> String {
     s.push_str(&format!("Repetition: {}\n", r.repetition.reason));
     s.push_str(&format!("Fifty moves: {}\n", r.fifty_moves.reason));
     s.push_str(&format!("Dead position: {}\n", r.dead_position_info.reason));
-    s.push_str(&format!("Flag: {}; {}\n", r.flag_info.white.reason, r.flag_info.black.reason));
+    s.push_str(&format!(
+        "Flag: {}; {}\n",
+        r.flag_info.white.reason, r.flag_info.black.reason
+    ));
     if let Some(mc) = &r.move_check {
         s.push_str(&format!("Move {}: {}\n", mc.input, mc.reason));
     }
-    s.push_str(&format!("Legal moves ({}): {}\n", r.legal_moves_san.len(), r.legal_moves_san.join(" ")));
+    s.push_str(&format!(
+        "Legal moves ({}): {}\n",
+        r.legal_moves_san.len(),
+        r.legal_moves_san.join(" ")
+    ));
     for w in &r.warnings {
         s.push_str(&format!("Warning: {w}\n"));
     }

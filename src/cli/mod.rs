@@ -40,10 +40,12 @@ impl SourceArgs {
     pub fn load_rulebook(&self) -> anyhow::Result<(Rulebook, Vocabulary)> {
         match &self.rulebook {
             Some(dir) => {
-                let book = Rulebook::from_dir(dir).with_context(|| format!("loading the rulebook from {}", dir.display()))?;
+                let book = Rulebook::from_dir(dir)
+                    .with_context(|| format!("loading the rulebook from {}", dir.display()))?;
                 let vocab_path = dir.join("vocabulary.toml");
                 let vocab = if vocab_path.exists() {
-                    Vocabulary::parse(&std::fs::read_to_string(&vocab_path)?).map_err(anyhow::Error::msg)?
+                    Vocabulary::parse(&std::fs::read_to_string(&vocab_path)?)
+                        .map_err(anyhow::Error::msg)?
                 } else {
                     Vocabulary::embedded()
                 };
@@ -81,9 +83,15 @@ pub struct PositionArgs {
 
 impl PositionArgs {
     /// The request body these options describe (the PGN file is read here).
-    pub fn request(&self, move_text: Option<String>) -> anyhow::Result<crate::answer::CheckRequest> {
+    pub fn request(
+        &self,
+        move_text: Option<String>,
+    ) -> anyhow::Result<crate::answer::CheckRequest> {
         let pgn = match &self.pgn {
-            Some(path) => Some(std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?),
+            Some(path) => Some(
+                std::fs::read_to_string(path)
+                    .with_context(|| format!("reading {}", path.display()))?,
+            ),
             None => None,
         };
         Ok(crate::answer::CheckRequest {
@@ -98,7 +106,10 @@ impl PositionArgs {
 /// The `--batch` loop shared by `check` and `ask`: one JSON request per stdin line, one JSON
 /// result (or `{"error": …}`) per stdout line, in order; a line that is not a `T` is reported
 /// as `bad_json` and the batch goes on.
-pub fn json_lines<T: serde::de::DeserializeOwned>(what: &str, mut handle: impl FnMut(T) -> anyhow::Result<serde_json::Value>) -> anyhow::Result<i32> {
+pub fn json_lines<T: serde::de::DeserializeOwned>(
+    what: &str,
+    mut handle: impl FnMut(T) -> anyhow::Result<serde_json::Value>,
+) -> anyhow::Result<i32> {
     use std::io::{BufRead, Write};
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -122,7 +133,11 @@ pub fn json_lines<T: serde::de::DeserializeOwned>(what: &str, mut handle: impl F
 }
 
 /// Reports a request error as JSON on stdout (`--json`) or as text on stderr; exit code 2.
-pub fn report_error(json: bool, error: &dyn std::fmt::Display, body: crate::rules::ErrorBody) -> i32 {
+pub fn report_error(
+    json: bool,
+    error: &dyn std::fmt::Display,
+    body: crate::rules::ErrorBody,
+) -> i32 {
     if json {
         println!("{}", serde_json::json!({ "error": body }));
     } else {
@@ -199,7 +214,14 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
             let (book, _) = source.load_rulebook()?;
             let started = std::time::Instant::now();
             let path = SearchIndex::build_on_disk(&book, &out)?;
-            println!("indexed {} passages from {} pages into {} in {:.0?} (rulebook {})", book.passages.len(), book.pages.len(), path.display(), started.elapsed(), &book.hash[..16]);
+            println!(
+                "indexed {} passages from {} pages into {} in {:.0?} (rulebook {})",
+                book.passages.len(),
+                book.pages.len(),
+                path.display(),
+                started.elapsed(),
+                &book.hash[..16]
+            );
             Ok(0)
         }
         Command::Regress(args) => crate::regress::run(args),
@@ -208,7 +230,9 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
             let started = std::time::Instant::now();
             let arbiter = Arc::new(source.arbiter()?);
             tracing::info!(passages = arbiter.book.passages.len(), index = %arbiter.index.origin, elapsed = ?started.elapsed(), "rulebook and index ready");
-            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?;
             runtime.block_on(crate::server::serve(arbiter, addr))?;
             Ok(0)
         }

@@ -15,7 +15,9 @@ use std::sync::Arc;
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Position, Setup};
+use shakmaty::{
+    CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Position, Setup,
+};
 
 use super::movetext::{GameText, MoveToken, PgnText, Severity, Span, is_result, normalise_result};
 use crate::rules::RulesError;
@@ -39,8 +41,20 @@ pub struct Finding {
 }
 
 impl Finding {
-    fn new(span: Span, severity: Severity, kind: &'static str, article: Option<&str>, message: String) -> Finding {
-        Finding { span, severity, message, article: article.map(str::to_string), kind }
+    fn new(
+        span: Span,
+        severity: Severity,
+        kind: &'static str,
+        article: Option<&str>,
+        message: String,
+    ) -> Finding {
+        Finding {
+            span,
+            severity,
+            message,
+            article: article.map(str::to_string),
+            kind,
+        }
     }
 }
 
@@ -59,7 +73,10 @@ pub fn start_position(game: &GameText) -> Result<Start, Finding> {
         None => false,
         Some(tag) => {
             let v = tag.value.trim().to_ascii_lowercase();
-            if matches!(v.as_str(), "" | "standard" | "chess" | "normal" | "from position" | "fromposition") {
+            if matches!(
+                v.as_str(),
+                "" | "standard" | "chess" | "normal" | "from position" | "fromposition"
+            ) {
                 false
             } else if v.contains("960") || v.contains("fischer") {
                 true
@@ -69,19 +86,36 @@ pub fn start_position(game: &GameText) -> Result<Start, Finding> {
                     Severity::Information,
                     "variant",
                     None,
-                    format!("the variant {:?} is not chess under the FIDE Laws, so this game is not checked", tag.value),
+                    format!(
+                        "the variant {:?} is not chess under the FIDE Laws, so this game is not checked",
+                        tag.value
+                    ),
                 ));
             }
         }
     };
     let Some(tag) = game.tag("FEN") else {
-        let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+        let mode = if chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
         let pos = Chess::from_setup(Setup::default(), mode).unwrap_or_default();
-        return Ok(Start { pos, mode, warnings: Vec::new() });
+        return Ok(Start {
+            pos,
+            mode,
+            warnings: Vec::new(),
+        });
     };
     let (pos, mode, notes) = parse_fen(&tag.value).map_err(|e| {
         let article = matches!(e, RulesError::IllegalPosition { .. }).then_some("3.10.3");
-        Finding::new(tag.value_span.clone(), Severity::Error, "fen", article, format!("the FEN tag cannot be used: {e}"))
+        Finding::new(
+            tag.value_span.clone(),
+            Severity::Error,
+            "fen",
+            article,
+            format!("the FEN tag cannot be used: {e}"),
+        )
     })?;
     let warnings: Vec<Finding> = notes
         .into_iter()
@@ -101,21 +135,47 @@ pub fn start_position(game: &GameText) -> Result<Start, Finding> {
         if let Ok(fen) = tag.value.trim().parse::<Fen>() {
             let pos960 = match Chess::from_setup(fen.into_setup(), CastlingMode::Chess960) {
                 // The rights the standard reading dropped are valid here.
-                Ok(p) => Some((p, warnings.iter().filter(|w| w.article.as_deref() != Some("3.8.2.1")).cloned().collect())),
-                Err(e) => e.ignore_invalid_castling_rights().ok().map(|p| (p, warnings.clone())),
+                Ok(p) => Some((
+                    p,
+                    warnings
+                        .iter()
+                        .filter(|w| w.article.as_deref() != Some("3.8.2.1"))
+                        .cloned()
+                        .collect(),
+                )),
+                Err(e) => e
+                    .ignore_invalid_castling_rights()
+                    .ok()
+                    .map(|p| (p, warnings.clone())),
             };
             if let Some((p, warnings)) = pos960 {
-                return Ok(Start { pos: p, mode: CastlingMode::Chess960, warnings });
+                return Ok(Start {
+                    pos: p,
+                    mode: CastlingMode::Chess960,
+                    warnings,
+                });
             }
         }
     }
-    Ok(Start { pos, mode: if chess960 { CastlingMode::Chess960 } else { mode }, warnings })
+    Ok(Start {
+        pos,
+        mode: if chess960 {
+            CastlingMode::Chess960
+        } else {
+            mode
+        },
+        warnings,
+    })
 }
 
 /// "12. Nf3" or "12...Nf6": the move as a scoresheet would show it.
 pub fn label(pos: &Chess, raw: &str) -> String {
     let number = move_number(pos);
-    if pos.turn() == Color::White { format!("{number} {raw}") } else { format!("{number}{raw}") }
+    if pos.turn() == Color::White {
+        format!("{number} {raw}")
+    } else {
+        format!("{number}{raw}")
+    }
 }
 
 /// Splits the check/mate sign off a move: ("Qh5", "#").
@@ -150,24 +210,51 @@ fn rejection_finding(rej: &MoveRejection, span: &Span, label: &str) -> Finding {
     }
     let article = articles.first().cloned().unwrap_or_else(|| "3.10.2".into());
     let (kind, mut message) = if rej.kind == "ambiguous" {
-        ("ambiguous", format!("{label} {}", rej.reason.replace("(C.9)", "(C.10)")))
+        (
+            "ambiguous",
+            format!("{label} {}", rej.reason.replace("(C.9)", "(C.10)")),
+        )
     } else {
-        ("illegal_move", format!("{label} is illegal: it {}", rej.reason))
+        (
+            "illegal_move",
+            format!("{label} is illegal: it {}", rej.reason),
+        )
     };
     if !message.contains(article.as_str()) {
         message.push_str(&format!(" ({article})"));
     }
-    Finding { span: span.clone(), severity: Severity::Error, message, article: Some(article), kind }
+    Finding {
+        span: span.clone(),
+        severity: Severity::Error,
+        message,
+        article: Some(article),
+        kind,
+    }
 }
 
 /// A move written with a wrong capture mark ("Nxf3" onto an empty square, "Bc6" taking a
 /// piece): the move is still clear, so the game goes on with a note.
 fn capture_mark(pos: &Chess, raw: &str, span: &Span, label: &str) -> Option<(Move, Finding)> {
     let tidy = normalise_san(raw)?;
-    let San::Normal { role, file, rank, capture, to, promotion } = San::from_ascii(tidy.as_bytes()).ok()? else {
+    let San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    } = San::from_ascii(tidy.as_bytes()).ok()?
+    else {
         return None;
     };
-    let flipped = San::Normal { role, file, rank, capture: !capture, to, promotion };
+    let flipped = San::Normal {
+        role,
+        file,
+        rank,
+        capture: !capture,
+        to,
+        promotion,
+    };
     let m = flipped.to_move(pos).ok()?;
     let proper = San::from_move(pos, m).to_string();
     let finding = if capture {
@@ -176,7 +263,9 @@ fn capture_mark(pos: &Chess, raw: &str, span: &Span, label: &str) -> Option<(Mov
             Severity::Warning,
             "capture_mark",
             Some("C.9"),
-            format!("{label} is written as a capture, but {to} is empty: the move is {proper}, without x (C.9)"),
+            format!(
+                "{label} is written as a capture, but {to} is empty: the move is {proper}, without x (C.9)"
+            ),
         )
     } else {
         let taken = m.capture().map(role_name).unwrap_or("piece");
@@ -195,7 +284,13 @@ fn capture_mark(pos: &Chess, raw: &str, span: &Span, label: &str) -> Option<(Mov
 
 /// The legal move `raw` denotes, with a note when its notation is off; or the finding that
 /// explains why it is not a legal move (the checker's reason and article).
-pub fn resolve(pos: &Chess, raw: &str, mode: CastlingMode, span: &Span, label: &str) -> Result<(Move, Option<Finding>), Finding> {
+pub fn resolve(
+    pos: &Chess,
+    raw: &str,
+    mode: CastlingMode,
+    span: &Span,
+    label: &str,
+) -> Result<(Move, Option<Finding>), Finding> {
     let (body, _) = split_sign(raw);
     if let Ok(san) = San::from_ascii(body.as_bytes())
         && let Ok(m) = san.to_move(pos)
@@ -237,7 +332,13 @@ fn at_phrase(last: Option<&str>) -> String {
 }
 
 /// Whether the game is over in `pos` by a rule that needs no claim (cheap tests only).
-fn ending_by_rule(pos: &Chess, legal: &MoveList, occurrences: u32, ply: usize, last: Option<&str>) -> Option<Ending> {
+fn ending_by_rule(
+    pos: &Chess,
+    legal: &MoveList,
+    occurrences: u32,
+    ply: usize,
+    last: Option<&str>,
+) -> Option<Ending> {
     let at = at_phrase(last);
     let turn = pos.turn();
     if legal.is_empty() {
@@ -249,7 +350,12 @@ fn ending_by_rule(pos: &Chess, legal: &MoveList, occurrences: u32, ply: usize, l
                 explanation: format!("{} is checkmated {at}", capitalised(turn)),
             }
         } else {
-            Ending { ply, result: "1/2-1/2", article: "5.2.1", explanation: format!("{} is stalemated {at}", capitalised(turn)) }
+            Ending {
+                ply,
+                result: "1/2-1/2",
+                article: "5.2.1",
+                explanation: format!("{} is stalemated {at}", capitalised(turn)),
+            }
         });
     }
     if occurrences >= 5 {
@@ -265,7 +371,9 @@ fn ending_by_rule(pos: &Chess, legal: &MoveList, occurrences: u32, ply: usize, l
             ply,
             result: "1/2-1/2",
             article: "9.6.2",
-            explanation: format!("{at}, 75 moves by each player have been made without a capture or a pawn move"),
+            explanation: format!(
+                "{at}, 75 moves by each player have been made without a capture or a pawn move"
+            ),
         });
     }
     if pos.is_insufficient_material() {
@@ -273,33 +381,65 @@ fn ending_by_rule(pos: &Chess, legal: &MoveList, occurrences: u32, ply: usize, l
             ply,
             result: "1/2-1/2",
             article: "5.2.2",
-            explanation: format!("{at} neither side has the material to checkmate: the position is dead"),
+            explanation: format!(
+                "{at} neither side has the material to checkmate: the position is dead"
+            ),
         });
     }
     None
 }
 
-fn sign_finding(raw: &str, label: &str, span: &Span, pos: &Chess, legal: &MoveList, check: bool) -> Option<Finding> {
+fn sign_finding(
+    raw: &str,
+    label: &str,
+    span: &Span,
+    pos: &Chess,
+    legal: &MoveList,
+    check: bool,
+) -> Option<Finding> {
     let (_, sign) = split_sign(raw);
     let mate = check && legal.is_empty();
     let says_mate = sign.contains('#') || sign == "++";
     let says_check = !says_mate && sign.contains('+');
-    let warn = |article: &str, message: String| Some(Finding::new(span.clone(), Severity::Warning, "check_sign", Some(article), message));
+    let warn = |article: &str, message: String| {
+        Some(Finding::new(
+            span.clone(),
+            Severity::Warning,
+            "check_sign",
+            Some(article),
+            message,
+        ))
+    };
     if says_mate && !mate {
         if check {
-            let reply = legal.first().map(|m| label_san(pos, *m)).unwrap_or_default();
+            let reply = legal
+                .first()
+                .map(|m| label_san(pos, *m))
+                .unwrap_or_default();
             return warn(
                 "C.13.5",
-                format!("{label} is marked as mate, but it is only check: {} can answer {reply} (5.1.1, C.13.5)", capitalised(pos.turn())),
+                format!(
+                    "{label} is marked as mate, but it is only check: {} can answer {reply} (5.1.1, C.13.5)",
+                    capitalised(pos.turn())
+                ),
             );
         }
-        return warn("C.13.5", format!("{label} is marked as mate, but it gives no check at all (C.13.5)"));
+        return warn(
+            "C.13.5",
+            format!("{label} is marked as mate, but it gives no check at all (C.13.5)"),
+        );
     }
     if says_check && !check {
-        return warn("C.13.4", format!("{label} is marked as check, but it gives no check (C.13.4, 3.9.1)"));
+        return warn(
+            "C.13.4",
+            format!("{label} is marked as check, but it gives no check (C.13.4, 3.9.1)"),
+        );
     }
     if mate && !says_mate {
-        return warn("C.13.5", format!("{label} is checkmate: mark it with # (C.13.5); the game ends with it (5.1.1)"));
+        return warn(
+            "C.13.5",
+            format!("{label} is checkmate: mark it with # (C.13.5); the game ends with it (5.1.1)"),
+        );
     }
     None
 }
@@ -314,13 +454,17 @@ fn can_mate(pos: &Chess, mode: CastlingMode, color: Color, budget: SolverBudget)
 
 fn is_dead(pos: &Chess, mode: CastlingMode, budget: SolverBudget) -> bool {
     pos.is_insufficient_material()
-        || (can_mate(pos, mode, Color::White, budget) == Some(false) && can_mate(pos, mode, Color::Black, budget) == Some(false))
+        || (can_mate(pos, mode, Color::White, budget) == Some(false)
+            && can_mate(pos, mode, Color::Black, budget) == Some(false))
 }
 
 /// The state of the final position, for checking the written result.
 enum Verdict {
     Over(Ending),
-    Open { white_can_mate: Option<bool>, black_can_mate: Option<bool> },
+    Open {
+        white_can_mate: Option<bool>,
+        black_can_mate: Option<bool>,
+    },
 }
 
 /// Checks one game; spans are offsets into `text`.
@@ -467,15 +611,24 @@ pub fn analyse_game(text: &str, game: &GameText, budget: SolverBudget) -> Vec<Fi
             let last = history.len() - 1;
             let written: Vec<&str> = written_results(game).into_iter().map(|(_, r)| r).collect();
             let white = can_mate(&pos, mode, Color::White, budget);
-            let black = if white == Some(true) && !written.contains(&"0-1") { None } else { can_mate(&pos, mode, Color::Black, budget) };
+            let black = if white == Some(true) && !written.contains(&"0-1") {
+                None
+            } else {
+                can_mate(&pos, mode, Color::Black, budget)
+            };
             if white == Some(false) && black == Some(false) {
                 // Dead positions stay dead, so the first dead one is found by bisection.
                 let (mut lo, mut hi) = (0usize, last);
                 while lo < hi {
                     let mid = (lo + hi) / 2;
-                    if is_dead(&history[mid], mode, budget) { hi = mid } else { lo = mid + 1 }
+                    if is_dead(&history[mid], mode, budget) {
+                        hi = mid
+                    } else {
+                        lo = mid + 1
+                    }
                 }
-                let last_label = (lo > 0).then(|| label(&history[lo - 1], &text[game.moves[lo - 1].span.clone()]));
+                let last_label = (lo > 0)
+                    .then(|| label(&history[lo - 1], &text[game.moves[lo - 1].span.clone()]));
                 let ending = Ending {
                     ply: lo,
                     result: "1/2-1/2",
@@ -492,7 +645,10 @@ pub fn analyse_game(text: &str, game: &GameText, budget: SolverBudget) -> Vec<Fi
                 }
                 Verdict::Over(ending)
             } else {
-                Verdict::Open { white_can_mate: white, black_can_mate: black }
+                Verdict::Open {
+                    white_can_mate: white,
+                    black_can_mate: black,
+                }
             }
         }
     };
@@ -506,15 +662,24 @@ fn after_end(span: &Span, label: &str, end: &Ending) -> Finding {
         Severity::Error,
         "after_end",
         Some(end.article),
-        format!("{label} was played after the game had ended: {} ({}); moves after the end do not count", end.explanation, end.article),
+        format!(
+            "{label} was played after the game had ended: {} ({}); moves after the end do not count",
+            end.explanation, end.article
+        ),
     )
 }
 
 /// The results written for a game: the movetext's, then the Result tag's when it says
 /// something else (or when the movetext has none).
 fn written_results(game: &GameText) -> Vec<(Span, &str)> {
-    let token = game.result.as_ref().map(|(s, r)| (s.clone(), normalise_result(r)));
-    let tag = game.tag("Result").map(|t| (t.value_span.clone(), normalise_result(t.value.trim()))).filter(|(_, r)| is_result(r));
+    let token = game
+        .result
+        .as_ref()
+        .map(|(s, r)| (s.clone(), normalise_result(r)));
+    let tag = game
+        .tag("Result")
+        .map(|t| (t.value_span.clone(), normalise_result(t.value.trim())))
+        .filter(|(_, r)| is_result(r));
     let mut out = Vec::new();
     if let Some(t) = &token {
         out.push(t.clone());
@@ -549,7 +714,10 @@ fn check_results(game: &GameText, verdict: &Verdict, out: &mut Vec<Finding>) {
                         Severity::Warning,
                         "result",
                         Some(e.article),
-                        format!("the game is over: {} ({}), so its result is {}, not *", e.explanation, e.article, e.result),
+                        format!(
+                            "the game is over: {} ({}), so its result is {}, not *",
+                            e.explanation, e.article, e.result
+                        ),
                     ));
                 } else if written != e.result {
                     out.push(Finding::new(
@@ -564,7 +732,10 @@ fn check_results(game: &GameText, verdict: &Verdict, out: &mut Vec<Finding>) {
                     ));
                 }
             }
-            Verdict::Open { white_can_mate, black_can_mate } => {
+            Verdict::Open {
+                white_can_mate,
+                black_can_mate,
+            } => {
                 let (winner, loser, can) = match written {
                     "1-0" => ("White", "Black", white_can_mate),
                     "0-1" => ("Black", "White", black_can_mate),
@@ -594,7 +765,10 @@ impl Default for Analyzer {
 
 impl Analyzer {
     pub fn new(budget: SolverBudget) -> Analyzer {
-        Analyzer { budget, cache: HashMap::new() }
+        Analyzer {
+            budget,
+            cache: HashMap::new(),
+        }
     }
 
     /// The findings of a whole text: syntax problems, then each game's findings in order.
@@ -603,9 +777,16 @@ impl Analyzer {
         let mut out: Vec<Finding> = pgn
             .problems
             .iter()
-            .map(|p| Finding { span: p.span.clone(), severity: p.severity, message: p.message.clone(), article: None, kind: "syntax" })
+            .map(|p| Finding {
+                span: p.span.clone(),
+                severity: p.severity,
+                message: p.message.clone(),
+                article: None,
+                kind: "syntax",
+            })
             .collect();
-        let mut next: HashMap<blake3::Hash, Arc<[Finding]>> = HashMap::with_capacity(pgn.games.len());
+        let mut next: HashMap<blake3::Hash, Arc<[Finding]>> =
+            HashMap::with_capacity(pgn.games.len());
         for game in &pgn.games {
             let base = game.span.start;
             let key = blake3::hash(text[game.span.clone()].as_bytes());
@@ -622,7 +803,10 @@ impl Analyzer {
                         .collect()
                 }
             };
-            out.extend(relative.iter().map(|f| Finding { span: f.span.start + base..f.span.end + base, ..f.clone() }));
+            out.extend(relative.iter().map(|f| Finding {
+                span: f.span.start + base..f.span.end + base,
+                ..f.clone()
+            }));
             next.insert(key, relative);
         }
         self.cache = next;
@@ -636,13 +820,18 @@ fn guarded_game(text: &str, game: &GameText, budget: SolverBudget) -> Vec<Findin
         Ok(found) => found,
         Err(_) => {
             tracing::error!(start = game.span.start, "checking a game panicked");
-            let first = game.moves.first().map(|m| m.span.clone()).unwrap_or(game.span.start..game.span.start);
+            let first = game
+                .moves
+                .first()
+                .map(|m| m.span.clone())
+                .unwrap_or(game.span.start..game.span.start);
             vec![Finding::new(
                 first,
                 Severity::Warning,
                 "internal",
                 None,
-                "the arbiter failed while checking this game (an internal error, logged on stderr)".into(),
+                "the arbiter failed while checking this game (an internal error, logged on stderr)"
+                    .into(),
             )]
         }
     }
@@ -676,7 +865,11 @@ pub fn replay(text: &str, game: &GameText, upto: usize) -> Result<Replay, Findin
         moves.push(m);
         positions.push(pos.clone());
     }
-    Ok(Replay { start, moves, positions })
+    Ok(Replay {
+        start,
+        moves,
+        positions,
+    })
 }
 
 #[cfg(test)]
@@ -699,16 +892,28 @@ mod tests {
 
     #[test]
     fn illegal_ambiguous_and_unreadable_moves_stop_their_game_only() {
-        let text = "1. e4 e5 2. Ng4 Nc6 3. Nf3 *\n\n1. d4 d5 2. Nf3 Nf6 3. Nd2 e6 *\n\n1. e4 Nf9 *\n";
+        let text =
+            "1. e4 e5 2. Ng4 Nc6 3. Nf3 *\n\n1. d4 d5 2. Nf3 Nf6 3. Nd2 e6 *\n\n1. e4 Nf9 *\n";
         let f = findings(text);
         assert_eq!(f.len(), 3, "{f:#?}");
         assert_eq!(at(text, &f[0]), "Ng4");
         assert_eq!(f[0].kind, "illegal_move");
         assert_eq!(f[0].article.as_deref(), Some("3.6"));
-        assert!(f[0].message.starts_with("2. Ng4 is illegal: it asks the white knight"), "{}", f[0].message);
+        assert!(
+            f[0].message
+                .starts_with("2. Ng4 is illegal: it asks the white knight"),
+            "{}",
+            f[0].message
+        );
         assert_eq!(f[1].kind, "ambiguous");
         assert_eq!(f[1].article.as_deref(), Some("C.10"));
-        assert!(f[1].message.contains("Nbd2") && f[1].message.contains("Nfd2") && f[1].message.ends_with("(C.10)"), "{}", f[1].message);
+        assert!(
+            f[1].message.contains("Nbd2")
+                && f[1].message.contains("Nfd2")
+                && f[1].message.ends_with("(C.10)"),
+            "{}",
+            f[1].message
+        );
         assert_eq!(f[2].kind, "notation");
         assert_eq!(at(text, &f[2]), "Nf9");
     }
@@ -719,10 +924,22 @@ mod tests {
         let text = "[Result \"1-0\"]\n1. f3+ e5 2. g4 Qh4 1-0\n";
         let f = findings(text);
         let kinds: Vec<_> = f.iter().map(|f| (f.kind, at(text, f))).collect();
-        assert_eq!(kinds, vec![("check_sign", "f3+"), ("check_sign", "Qh4"), ("result", "1-0")], "{f:#?}");
+        assert_eq!(
+            kinds,
+            vec![
+                ("check_sign", "f3+"),
+                ("check_sign", "Qh4"),
+                ("result", "1-0")
+            ],
+            "{f:#?}"
+        );
         assert_eq!(f[2].severity, Severity::Error);
         assert_eq!(f[2].article.as_deref(), Some("5.1.1"));
-        assert!(f[2].message.contains("White is checkmated after 2...Qh4"), "{}", f[2].message);
+        assert!(
+            f[2].message.contains("White is checkmated after 2...Qh4"),
+            "{}",
+            f[2].message
+        );
     }
 
     #[test]
@@ -742,7 +959,11 @@ mod tests {
     fn threefold_claims_are_hinted() {
         let text = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *";
         let f = findings(text);
-        let claims: Vec<_> = f.iter().filter(|f| f.kind == "claim").map(|f| (at(text, f), f.article.clone().unwrap())).collect();
+        let claims: Vec<_> = f
+            .iter()
+            .filter(|f| f.kind == "claim")
+            .map(|f| (at(text, f), f.article.clone().unwrap()))
+            .collect();
         assert!(claims.contains(&("Ng1", "9.2.1".to_string())), "{f:#?}");
         assert!(claims.contains(&("Ng8", "9.2.2".to_string())), "{f:#?}");
     }
@@ -751,13 +972,26 @@ mod tests {
     fn fifty_move_claims_and_the_seventy_five_move_end() {
         let text = "[FEN \"8/8/4k3/8/8/4K3/8/R7 w - - 98 80\"]\n80. Ra2 Kd6 81. Ra3 *";
         let f = findings(text);
-        let got: Vec<_> = f.iter().map(|f| (at(text, f), f.article.clone().unwrap())).collect();
-        assert_eq!(got, vec![("Ra2", "9.3.1".to_string()), ("Kd6", "9.3.2".to_string())], "{f:#?}");
+        let got: Vec<_> = f
+            .iter()
+            .map(|f| (at(text, f), f.article.clone().unwrap()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![("Ra2", "9.3.1".to_string()), ("Kd6", "9.3.2".to_string())],
+            "{f:#?}"
+        );
         let text = "[FEN \"8/8/4k3/8/8/4K3/8/R7 w - - 149 80\"]\n80. Ra2 Kd6 1-0";
         let f = findings(text);
         assert_eq!(f.len(), 2, "{f:#?}");
-        assert_eq!((f[0].kind, at(text, &f[0]), f[0].article.as_deref()), ("after_end", "Kd6", Some("9.6.2")));
-        assert_eq!((f[1].kind, at(text, &f[1]), f[1].article.as_deref()), ("result", "1-0", Some("9.6.2")));
+        assert_eq!(
+            (f[0].kind, at(text, &f[0]), f[0].article.as_deref()),
+            ("after_end", "Kd6", Some("9.6.2"))
+        );
+        assert_eq!(
+            (f[1].kind, at(text, &f[1]), f[1].article.as_deref()),
+            ("result", "1-0", Some("9.6.2"))
+        );
     }
 
     #[test]
@@ -765,19 +999,31 @@ mod tests {
         let text = "1. e4 d5 2. ed5 Qxd5 3. Nxc3 *";
         let f = findings(text);
         assert_eq!(f.len(), 2, "{f:#?}");
-        assert_eq!((f[0].kind, f[0].severity, at(text, &f[0])), ("capture_mark", Severity::Information, "ed5"));
-        assert_eq!((f[1].kind, f[1].severity, at(text, &f[1])), ("capture_mark", Severity::Warning, "Nxc3"));
+        assert_eq!(
+            (f[0].kind, f[0].severity, at(text, &f[0])),
+            ("capture_mark", Severity::Information, "ed5")
+        );
+        assert_eq!(
+            (f[1].kind, f[1].severity, at(text, &f[1])),
+            ("capture_mark", Severity::Warning, "Nxc3")
+        );
         assert_eq!(f[1].article.as_deref(), Some("C.9"));
     }
 
     #[test]
     fn dead_position_found_by_the_solver_ends_the_game() {
         // Blocked pawns (from chasolver's lichess set): dead though material remains.
-        let text = "[FEN \"8/8/3k3p/1p2p1pP/1P2P1P1/8/2K5/8 b - - 88 93\"]\n93... Kd7 94. Kd3 Kd6 1-0\n";
+        let text =
+            "[FEN \"8/8/3k3p/1p2p1pP/1P2P1P1/8/2K5/8 b - - 88 93\"]\n93... Kd7 94. Kd3 Kd6 1-0\n";
         let f = findings(text);
         assert_eq!(f[0].kind, "after_end", "{f:#?}");
         assert_eq!(at(text, &f[0]), "Kd7");
-        assert!(f[0].message.contains("in the start position neither side can checkmate"), "{}", f[0].message);
+        assert!(
+            f[0].message
+                .contains("in the start position neither side can checkmate"),
+            "{}",
+            f[0].message
+        );
         assert_eq!(f[1].kind, "result");
         assert_eq!(f[1].article.as_deref(), Some("5.2.2"));
     }
@@ -785,14 +1031,19 @@ mod tests {
     #[test]
     fn chess960_castling_by_variant_tag() {
         let fen = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1";
-        let text = format!("[Variant \"Chess960\"]\n[FEN \"{fen} w KQkq - 0 1\"]\n1. O-O O-O-O *\n");
+        let text =
+            format!("[Variant \"Chess960\"]\n[FEN \"{fen} w KQkq - 0 1\"]\n1. O-O O-O-O *\n");
         assert_eq!(findings(&text), vec![]);
         let shredder = format!("[FEN \"{fen} w GBgb - 0 1\"]\n1. O-O O-O-O *\n");
         assert_eq!(findings(&shredder), vec![]);
         // Without the variant, KQkq cannot mean these rooks: the rights are dropped.
         let standard = format!("[FEN \"{fen} w KQkq - 0 1\"]\n1. O-O O-O-O *\n");
         let f = findings(&standard);
-        assert_eq!(f.iter().map(|f| f.kind).collect::<Vec<_>>(), ["fen", "illegal_move"], "{f:#?}");
+        assert_eq!(
+            f.iter().map(|f| f.kind).collect::<Vec<_>>(),
+            ["fen", "illegal_move"],
+            "{f:#?}"
+        );
     }
 
     #[test]

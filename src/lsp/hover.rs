@@ -20,15 +20,29 @@ pub struct HoverText {
 
 /// Findings that stop the checking of a game at their move.
 fn stops(f: &Finding) -> bool {
-    matches!(f.kind, "illegal_move" | "ambiguous" | "notation" | "after_end" | "fen" | "variant")
+    matches!(
+        f.kind,
+        "illegal_move" | "ambiguous" | "notation" | "after_end" | "fen" | "variant"
+    )
 }
 
 /// The hover at byte `offset`. `link` turns an article number into a Markdown link.
-pub fn hover(text: &str, pgn: &PgnText, offset: usize, link: &dyn Fn(&str) -> String, budget: SolverBudget) -> Option<HoverText> {
+pub fn hover(
+    text: &str,
+    pgn: &PgnText,
+    offset: usize,
+    link: &dyn Fn(&str) -> String,
+    budget: SolverBudget,
+) -> Option<HoverText> {
     let (_, game) = pgn.game_at(offset)?;
     let within = |s: &Span| s.start <= offset && offset < s.end.max(s.start + 1);
     let touching = |s: &Span| s.start <= offset && offset <= s.end;
-    if let Some(i) = game.moves.iter().position(|m| within(&m.span)).or_else(|| game.moves.iter().position(|m| touching(&m.span))) {
+    if let Some(i) = game
+        .moves
+        .iter()
+        .position(|m| within(&m.span))
+        .or_else(|| game.moves.iter().position(|m| touching(&m.span)))
+    {
         return Some(move_hover(text, game, i, link, budget));
     }
     if let Some(span) = game.variation_moves.iter().find(|s| touching(s)) {
@@ -41,29 +55,62 @@ pub fn hover(text: &str, pgn: &PgnText, offset: usize, link: &dyn Fn(&str) -> St
         });
     }
     if let Some((span, r)) = game.result.as_ref().filter(|(s, _)| touching(s)) {
-        return Some(result_hover(text, game, span.clone(), r, "the movetext's result", link, budget));
+        return Some(result_hover(
+            text,
+            game,
+            span.clone(),
+            r,
+            "the movetext's result",
+            link,
+            budget,
+        ));
     }
     if let Some(tag) = game.tag("Result").filter(|t| touching(&t.span)) {
-        return Some(result_hover(text, game, tag.span.clone(), tag.value.trim(), "the Result tag", link, budget));
+        return Some(result_hover(
+            text,
+            game,
+            tag.span.clone(),
+            tag.value.trim(),
+            "the Result tag",
+            link,
+            budget,
+        ));
     }
     None
 }
 
-fn move_hover(text: &str, game: &GameText, index: usize, link: &dyn Fn(&str) -> String, budget: SolverBudget) -> HoverText {
+fn move_hover(
+    text: &str,
+    game: &GameText,
+    index: usize,
+    link: &dyn Fn(&str) -> String,
+    budget: SolverBudget,
+) -> HoverText {
     let tok = &game.moves[index];
     let raw = &text[tok.span.clone()];
     let span = tok.span.clone();
     let findings = analyse_game(text, game, budget);
-    if let Some(stop) = findings.iter().find(|f| stops(f) && f.span.start < tok.span.start) {
+    if let Some(stop) = findings
+        .iter()
+        .find(|f| stops(f) && f.span.start < tok.span.start)
+    {
         return HoverText {
             span,
-            markdown: format!("**{raw}** is not checked: the game was already stopped by an earlier problem.\n\n{}", stop.message),
+            markdown: format!(
+                "**{raw}** is not checked: the game was already stopped by an earlier problem.\n\n{}",
+                stop.message
+            ),
         };
     }
     let here: Vec<&Finding> = findings.iter().filter(|f| f.span == tok.span).collect();
     let replayed = match replay(text, game, index) {
         Ok(r) => r,
-        Err(f) => return HoverText { span, markdown: format!("**{raw}** is not checked.\n\n{}", f.message) },
+        Err(f) => {
+            return HoverText {
+                span,
+                markdown: format!("**{raw}** is not checked.\n\n{}", f.message),
+            };
+        }
     };
     let pos = replayed.positions.last().cloned().unwrap_or_default();
     let lbl = label(&pos, raw);
@@ -74,8 +121,12 @@ fn move_hover(text: &str, game: &GameText, index: usize, link: &dyn Fn(&str) -> 
         }
         return HoverText { span, markdown: md };
     }
-    let Ok((m, _)) = super::diagnostics::resolve(&pos, raw, replayed.start.mode, &tok.span, &lbl) else {
-        return HoverText { span, markdown: format!("**{lbl}** could not be read.") };
+    let Ok((m, _)) = super::diagnostics::resolve(&pos, raw, replayed.start.mode, &tok.span, &lbl)
+    else {
+        return HoverText {
+            span,
+            markdown: format!("**{lbl}** could not be read."),
+        };
     };
     let mut after = pos.clone();
     after.play_unchecked(m);
@@ -115,7 +166,11 @@ fn move_hover(text: &str, game: &GameText, index: usize, link: &dyn Fn(&str) -> 
     let mut md = format!(
         "**{lbl}** — {}'s move, legal\n\n{what}.\n\nRules: {}",
         capitalised(pos.turn()),
-        articles.iter().map(|a| link(a)).collect::<Vec<_>>().join(" · ")
+        articles
+            .iter()
+            .map(|a| link(a))
+            .collect::<Vec<_>>()
+            .join(" · ")
     );
     if !here.is_empty() {
         md.push_str("\n\n");
@@ -123,15 +178,24 @@ fn move_hover(text: &str, game: &GameText, index: usize, link: &dyn Fn(&str) -> 
             md.push_str(&format!("- {}\n", f.message));
         }
     }
-    HoverText { span, markdown: md.trim_end().to_string() }
+    HoverText {
+        span,
+        markdown: md.trim_end().to_string(),
+    }
 }
 
 fn castling_words(pos: &Chess, king: Square, rook: Square, mode: CastlingMode) -> String {
     let side = CastlingSide::from_king_side(rook.file() > king.file());
     let rank = king.rank();
     let (king_to, rook_to) = match side {
-        CastlingSide::KingSide => (Square::from_coords(File::G, rank), Square::from_coords(File::F, rank)),
-        CastlingSide::QueenSide => (Square::from_coords(File::C, rank), Square::from_coords(File::D, rank)),
+        CastlingSide::KingSide => (
+            Square::from_coords(File::G, rank),
+            Square::from_coords(File::F, rank),
+        ),
+        CastlingSide::QueenSide => (
+            Square::from_coords(File::C, rank),
+            Square::from_coords(File::D, rank),
+        ),
     };
     let words = match side {
         CastlingSide::KingSide => "kingside (O-O)",
@@ -142,7 +206,9 @@ fn castling_words(pos: &Chess, king: Square, rook: Square, mode: CastlingMode) -
         capitalised(pos.turn())
     );
     if mode == CastlingMode::Chess960 {
-        s.push_str("; in Chess960 king and rook end on the same squares as in standard chess (II.3)");
+        s.push_str(
+            "; in Chess960 king and rook end on the same squares as in standard chess (II.3)",
+        );
     }
     s
 }
@@ -169,7 +235,10 @@ fn result_hover(
     let mut md = format!("**{written}** — {which}\n\n");
     let stop = findings.iter().find(|f| stops(f));
     if let Some(stop) = stop.filter(|f| f.kind != "after_end") {
-        md.push_str(&format!("The final position cannot be judged: {}", stop.message));
+        md.push_str(&format!(
+            "The final position cannot be judged: {}",
+            stop.message
+        ));
         return HoverText { span, markdown: md };
     }
     let mut warned = false;
@@ -178,29 +247,54 @@ fn result_hover(
         warned = true;
     }
     // Replay to the end of the game (or to where it ended, when moves follow the end).
-    let upto = stop.and_then(|s| game.moves.iter().position(|m| m.span == s.span)).unwrap_or(game.moves.len());
+    let upto = stop
+        .and_then(|s| game.moves.iter().position(|m| m.span == s.span))
+        .unwrap_or(game.moves.len());
     let replayed = match replay(text, game, upto) {
         Ok(r) => r,
         Err(f) => {
-            md.push_str(&format!("The final position cannot be judged: {}", f.message));
+            md.push_str(&format!(
+                "The final position cannot be judged: {}",
+                f.message
+            ));
             return HoverText { span, markdown: md };
         }
     };
     let mut g = match Game::new(None) {
         Ok(g) => g,
-        Err(e) => return HoverText { span, markdown: format!("{md}{e}") },
+        Err(e) => {
+            return HoverText {
+                span,
+                markdown: format!("{md}{e}"),
+            };
+        }
     };
     g.start = replayed.start.pos.clone();
     g.mode = replayed.start.mode;
     for m in &replayed.moves {
         g.push(*m);
     }
-    let report = check(&g, None, CheckOptions { budget, skip_solver: false });
+    let report = check(
+        &g,
+        None,
+        CheckOptions {
+            budget,
+            skip_solver: false,
+        },
+    );
     let after = match g.plies.last() {
-        Some(p) => format!("after {}{}{}", p.number, if p.number.ends_with("...") { "" } else { " " }, p.san),
+        Some(p) => format!(
+            "after {}{}{}",
+            p.number,
+            if p.number.ends_with("...") { "" } else { " " },
+            p.san
+        ),
         None => "the start position".into(),
     };
-    md.push_str(&format!("**The final position** ({after}): `{}`\n\n", report.fen));
+    md.push_str(&format!(
+        "**The final position** ({after}): `{}`\n\n",
+        report.fen
+    ));
     match &report.outcome {
         Some(o) => {
             md.push_str(&format!(
@@ -223,10 +317,18 @@ fn result_hover(
                 link("6.9"),
                 link("5.2.3")
             ));
-            for ruling in [&report.resignation.white, &report.resignation.black, &report.flag_info.white, &report.flag_info.black] {
+            for ruling in [
+                &report.resignation.white,
+                &report.resignation.black,
+                &report.flag_info.white,
+                &report.flag_info.black,
+            ] {
                 md.push_str(&format!("- {}.\n", upper_first(&ruling.reason)));
             }
-            md.push_str(&format!("- Dead position: {}.\n", report.dead_position_info.reason));
+            md.push_str(&format!(
+                "- Dead position: {}.\n",
+                report.dead_position_info.reason
+            ));
             if report.repetition.threefold_now || !report.repetition.threefold_by_move.is_empty() {
                 md.push_str(&format!("- Repetition: {}.\n", report.repetition.reason));
             }
@@ -235,7 +337,10 @@ fn result_hover(
             }
         }
     }
-    HoverText { span, markdown: md.trim_end().to_string() }
+    HoverText {
+        span,
+        markdown: md.trim_end().to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -265,7 +370,13 @@ mod tests {
         assert!(h.markdown.contains("[3.8.2]"), "{}", h.markdown);
         let h = hover_at(text, "Bxf7+");
         assert!(h.markdown.contains("capturing the pawn"), "{}", h.markdown);
-        assert!(h.markdown.contains("[3.9.1]") && h.markdown.contains("[3.2]") && h.markdown.contains("[3.1.1]"), "{}", h.markdown);
+        assert!(
+            h.markdown.contains("[3.9.1]")
+                && h.markdown.contains("[3.2]")
+                && h.markdown.contains("[3.1.1]"),
+            "{}",
+            h.markdown
+        );
         assert_eq!(&text[h.span.clone()], "Bxf7+");
     }
 
@@ -273,10 +384,28 @@ mod tests {
     fn hover_on_result_explains_the_final_position() {
         let text = "[Result \"1-0\"]\n1. f3 e5 2. g4 Qh4# 1-0";
         let pgn = read(text);
-        let tag = hover(text, &pgn, text.find("1-0").unwrap(), &link, SolverBudget(None)).unwrap();
+        let tag = hover(
+            text,
+            &pgn,
+            text.find("1-0").unwrap(),
+            &link,
+            SolverBudget(None),
+        )
+        .unwrap();
         assert!(tag.markdown.contains("the Result tag"), "{}", tag.markdown);
-        assert!(tag.markdown.contains("White is checkmated"), "{}", tag.markdown);
-        let token = hover(text, &pgn, text.rfind("1-0").unwrap(), &link, SolverBudget(None)).unwrap();
+        assert!(
+            tag.markdown.contains("White is checkmated"),
+            "{}",
+            tag.markdown
+        );
+        let token = hover(
+            text,
+            &pgn,
+            text.rfind("1-0").unwrap(),
+            &link,
+            SolverBudget(None),
+        )
+        .unwrap();
         assert!(token.markdown.contains("contradicts"), "{}", token.markdown);
         assert!(token.markdown.contains("[5.1.1]"), "{}", token.markdown);
     }

@@ -27,7 +27,10 @@ impl LineIndex {
             }
             i += 1;
         }
-        LineIndex { starts, len: text.len() }
+        LineIndex {
+            starts,
+            len: text.len(),
+        }
     }
 
     pub fn line_count(&self) -> usize {
@@ -37,10 +40,17 @@ impl LineIndex {
     /// The LSP position (line, UTF-16 column) of a byte offset; offsets past the end clamp to it.
     pub fn position(&self, text: &str, offset: usize) -> (u32, u32) {
         let offset = floor_char_boundary(text, offset.min(self.len));
-        let line = self.starts.partition_point(|&s| s <= offset).saturating_sub(1);
+        let line = self
+            .starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1);
         let start = self.starts[line];
         let slice = &text[start..offset];
-        let col = if slice.is_ascii() { slice.len() } else { slice.chars().map(char::len_utf16).sum() };
+        let col = if slice.is_ascii() {
+            slice.len()
+        } else {
+            slice.chars().map(char::len_utf16).sum()
+        };
         (line as u32, col as u32)
     }
 
@@ -88,7 +98,11 @@ mod tests {
         // "{é𝄞} " is 1 + 1 + 2 + 1 + 1 = 6 UTF-16 units.
         assert_eq!(idx.position(text, nf3), (3, 6));
         assert_eq!(idx.offset(text, 3, 6), nf3);
-        assert_eq!(idx.offset(text, 0, 99), 1, "a column past the end stops before the line break");
+        assert_eq!(
+            idx.offset(text, 0, 99),
+            1,
+            "a column past the end stops before the line break"
+        );
         assert_eq!(idx.offset(text, 9, 0), text.len());
     }
 }

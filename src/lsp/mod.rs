@@ -24,11 +24,15 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response, ResponseError};
+use lsp_server::{
+    Connection, ErrorCode, Message, Notification, Request, RequestId, Response, ResponseError,
+};
 use lsp_types::{
-    Code, CodeDescription, Contents, DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams, Hover,
-    HoverParams, HoverProvider, InitializeResult, MarkupContent, MarkupKind, PositionEncodingKind, PublishDiagnosticsParams,
-    ServerCapabilities, ServerInfo, TextDocumentContentChangeEvent, TextDocumentSync, TextDocumentSyncKind, TextDocumentSyncOptions, Uri,
+    Code, CodeDescription, Contents, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
+    DidOpenTextDocumentParams, Hover, HoverParams, HoverProvider, InitializeResult, MarkupContent,
+    MarkupKind, PositionEncodingKind, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
+    TextDocumentContentChangeEvent, TextDocumentSync, TextDocumentSyncKind,
+    TextDocumentSyncOptions, Uri,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -62,7 +66,14 @@ pub struct Document {
 
 impl Document {
     fn new(text: String, version: i32, is_pgn: bool, budget: SolverBudget) -> Document {
-        Document { lines: LineIndex::new(&text), text, version, is_pgn, pgn: None, analyzer: Analyzer::new(budget) }
+        Document {
+            lines: LineIndex::new(&text),
+            text,
+            version,
+            is_pgn,
+            pgn: None,
+            analyzer: Analyzer::new(budget),
+        }
     }
 
     fn pgn(&mut self) -> &PgnText {
@@ -81,7 +92,10 @@ impl Document {
     fn range(&self, span: &std::ops::Range<usize>) -> lsp_types::Range {
         let (sl, sc) = self.lines.position(&self.text, span.start);
         let (el, ec) = self.lines.position(&self.text, span.end);
-        lsp_types::Range::new(lsp_types::Position::new(sl, sc), lsp_types::Position::new(el, ec))
+        lsp_types::Range::new(
+            lsp_types::Position::new(sl, sc),
+            lsp_types::Position::new(el, ec),
+        )
     }
 }
 
@@ -129,14 +143,28 @@ impl Workspace {
 
     /// Applies content changes in order (whole-document or ranged); false if the document is
     /// not open.
-    pub fn change(&mut self, uri: &str, version: i32, changes: Vec<TextDocumentContentChangeEvent>) -> bool {
-        let Some(doc) = self.docs.get_mut(uri) else { return false };
+    pub fn change(
+        &mut self,
+        uri: &str,
+        version: i32,
+        changes: Vec<TextDocumentContentChangeEvent>,
+    ) -> bool {
+        let Some(doc) = self.docs.get_mut(uri) else {
+            return false;
+        };
         for change in changes {
             match change {
-                TextDocumentContentChangeEvent::TextDocumentContentChangeWholeDocument(c) => doc.set_text(c.text),
+                TextDocumentContentChangeEvent::TextDocumentContentChangeWholeDocument(c) => {
+                    doc.set_text(c.text)
+                }
                 TextDocumentContentChangeEvent::TextDocumentContentChangePartial(c) => {
-                    let start = doc.lines.offset(&doc.text, c.range.start.line, c.range.start.character);
-                    let end = doc.lines.offset(&doc.text, c.range.end.line, c.range.end.character).max(start);
+                    let start =
+                        doc.lines
+                            .offset(&doc.text, c.range.start.line, c.range.start.character);
+                    let end = doc
+                        .lines
+                        .offset(&doc.text, c.range.end.line, c.range.end.character)
+                        .max(start);
                     let mut text = std::mem::take(&mut doc.text);
                     text.replace_range(start..end, &c.text);
                     doc.set_text(text);
@@ -152,7 +180,10 @@ impl Workspace {
         if let Some(hit) = self.links.get(article) {
             return hit.clone();
         }
-        let found = self.arbiter.citation(article).map(|c| (c.title, format!("{}{}", self.rulebook_url, c.url)));
+        let found = self
+            .arbiter
+            .citation(article)
+            .map(|c| (c.title, format!("{}{}", self.rulebook_url, c.url)));
         self.links.insert(article.to_string(), found.clone());
         found
     }
@@ -172,20 +203,32 @@ impl Workspace {
 
     /// The findings of a document (cached per game), as byte spans.
     pub fn findings(&mut self, uri: &str) -> Vec<Finding> {
-        let Some(doc) = self.docs.get_mut(uri) else { return vec![] };
+        let Some(doc) = self.docs.get_mut(uri) else {
+            return vec![];
+        };
         if !doc.is_pgn {
             return vec![];
         }
         doc.pgn();
-        let Document { text, pgn, analyzer, .. } = doc;
+        let Document {
+            text,
+            pgn,
+            analyzer,
+            ..
+        } = doc;
         analyzer.analyse(text, pgn.as_ref().expect("read above"))
     }
 
     /// The LSP diagnostics of a document.
     pub fn diagnostics(&mut self, uri: &str) -> Vec<lsp_types::Diagnostic> {
         let findings = self.findings(uri);
-        let hrefs: Vec<Option<String>> = findings.iter().map(|f| f.article.as_deref().and_then(|a| self.href(a))).collect();
-        let Some(doc) = self.docs.get(uri) else { return vec![] };
+        let hrefs: Vec<Option<String>> = findings
+            .iter()
+            .map(|f| f.article.as_deref().and_then(|a| self.href(a)))
+            .collect();
+        let Some(doc) = self.docs.get(uri) else {
+            return vec![];
+        };
         findings
             .into_iter()
             .zip(hrefs)
@@ -210,7 +253,12 @@ impl Workspace {
     /// The hover at an LSP position.
     pub fn hover(&mut self, uri: &str, line: u32, character: u32) -> Option<Hover> {
         let budget = SolverBudget(Some(std::time::Duration::from_millis(250)));
-        let Workspace { arbiter, docs, rulebook_url, .. } = self;
+        let Workspace {
+            arbiter,
+            docs,
+            rulebook_url,
+            ..
+        } = self;
         let doc = docs.get_mut(uri)?;
         if !doc.is_pgn {
             return None;
@@ -223,7 +271,10 @@ impl Workspace {
         };
         let h = hover::hover(&doc.text, doc.pgn.as_ref()?, offset, &link, budget)?;
         Some(Hover {
-            contents: Contents::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: h.markdown }),
+            contents: Contents::MarkupContent(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: h.markdown,
+            }),
             range: Some(doc.range(&h.span)),
         })
     }
@@ -243,7 +294,10 @@ pub fn capabilities() -> InitializeResult {
             experimental: Some(json!({ "arbiter": { "requests": CUSTOM_REQUESTS } })),
             ..Default::default()
         },
-        server_info: Some(ServerInfo { name: "arbiter".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
+        server_info: Some(ServerInfo {
+            name: "arbiter".into(),
+            version: Some(env!("CARGO_PKG_VERSION").into()),
+        }),
     }
 }
 
@@ -264,15 +318,28 @@ pub struct Server {
 }
 
 fn error(code: i32, message: impl Into<String>, body: Option<ErrorBody>) -> ResponseError {
-    ResponseError { code, message: message.into(), data: body.and_then(|b| serde_json::to_value(b).ok()) }
+    ResponseError {
+        code,
+        message: message.into(),
+        data: body.and_then(|b| serde_json::to_value(b).ok()),
+    }
 }
 
 fn body(code: &str, message: &str) -> ErrorBody {
-    ErrorBody { code: code.into(), message: message.into(), ply: None, text: None, articles: vec![] }
+    ErrorBody {
+        code: code.into(),
+        message: message.into(),
+        ply: None,
+        text: None,
+        articles: vec![],
+    }
 }
 
 /// Runs `f`, turning a panic into an internal error.
-pub fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, ResponseError>) -> Result<T, ResponseError> {
+pub fn guarded<T>(
+    what: &str,
+    f: impl FnOnce() -> Result<T, ResponseError>,
+) -> Result<T, ResponseError> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(panic) => {
@@ -283,7 +350,11 @@ pub fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, ResponseError>) -> R
                 .unwrap_or_else(|| "unknown panic".into());
             tracing::error!(request = what, panic = %why, "a request panicked; the server goes on");
             let message = "the request failed inside the server; it has been logged";
-            Err(error(ErrorCode::InternalError as i32, message, Some(body("internal", message))))
+            Err(error(
+                ErrorCode::InternalError as i32,
+                message,
+                Some(body("internal", message)),
+            ))
         }
     }
 }
@@ -295,16 +366,29 @@ fn api_call<Q: DeserializeOwned, A: Serialize>(
 ) -> Result<Value, ResponseError> {
     if params.is_null() {
         let m = "the params are missing: send the same JSON object as the HTTP API";
-        return Err(error(ErrorCode::InvalidParams as i32, m, Some(body("empty_params", m))));
+        return Err(error(
+            ErrorCode::InvalidParams as i32,
+            m,
+            Some(body("empty_params", m)),
+        ));
     }
     let req: Q = serde_json::from_value(params).map_err(|e| {
         let m = format!("the params are not a valid request: {e}");
-        error(ErrorCode::InvalidParams as i32, m.clone(), Some(body("invalid_field", &m)))
+        error(
+            ErrorCode::InvalidParams as i32,
+            m.clone(),
+            Some(body("invalid_field", &m)),
+        )
     })?;
     match f(&req) {
-        Ok(answer) => serde_json::to_value(answer).map_err(|e| error(ErrorCode::InternalError as i32, e.to_string(), None)),
+        Ok(answer) => serde_json::to_value(answer)
+            .map_err(|e| error(ErrorCode::InternalError as i32, e.to_string(), None)),
         Err(e) => {
-            let code = if e.is_unprocessable() { ErrorCode::RequestFailed } else { ErrorCode::InvalidParams };
+            let code = if e.is_unprocessable() {
+                ErrorCode::RequestFailed
+            } else {
+                ErrorCode::InvalidParams
+            };
             Err(error(code as i32, e.to_string(), Some(e.to_json())))
         }
     }
@@ -313,13 +397,22 @@ fn api_call<Q: DeserializeOwned, A: Serialize>(
 fn params<P: DeserializeOwned>(value: Value) -> Result<P, ResponseError> {
     serde_json::from_value(value).map_err(|e| {
         let m = format!("invalid params: {e}");
-        error(ErrorCode::InvalidParams as i32, m.clone(), Some(body("invalid_field", &m)))
+        error(
+            ErrorCode::InvalidParams as i32,
+            m.clone(),
+            Some(body("invalid_field", &m)),
+        )
     })
 }
 
 impl Server {
     pub fn new(arbiter: Arc<Arbiter>, out: Box<dyn Fn(Message) -> bool + Send>) -> Server {
-        Server { ws: Workspace::new(arbiter), out, dirty: BTreeSet::new(), phase: Phase::Uninitialized }
+        Server {
+            ws: Workspace::new(arbiter),
+            out,
+            dirty: BTreeSet::new(),
+            phase: Phase::Uninitialized,
+        }
     }
 
     fn send(&self, msg: impl Into<Message>) {
@@ -330,14 +423,23 @@ impl Server {
 
     fn reply(&self, id: RequestId, result: Result<Value, ResponseError>) {
         let response = match result {
-            Ok(v) => Response { id, response_result: Ok(v) },
-            Err(e) => Response { id, response_result: Err(e) },
+            Ok(v) => Response {
+                id,
+                response_result: Ok(v),
+            },
+            Err(e) => Response {
+                id,
+                response_result: Err(e),
+            },
         };
         self.send(response);
     }
 
     fn initialize(&mut self, params: &Value) -> Value {
-        if let Some(url) = params.pointer("/initializationOptions/rulebookUrl").and_then(Value::as_str) {
+        if let Some(url) = params
+            .pointer("/initializationOptions/rulebookUrl")
+            .and_then(Value::as_str)
+        {
             self.ws.rulebook_url = url.trim_end_matches('/').to_string();
         }
         serde_json::to_value(capabilities()).unwrap_or(Value::Null)
@@ -351,13 +453,21 @@ impl Server {
                 self.phase = Phase::Running;
                 Ok(self.initialize(&params))
             }
-            (Phase::Uninitialized, _) => {
-                Err(error(ErrorCode::ServerNotInitialized as i32, "the server is not initialized: send initialize first", None))
-            }
-            (Phase::ShuttingDown, _) => {
-                Err(error(ErrorCode::InvalidRequest as i32, "the server is shutting down: only exit is accepted", None))
-            }
-            (Phase::Running, "initialize") => Err(error(ErrorCode::InvalidRequest as i32, "initialize was already received", None)),
+            (Phase::Uninitialized, _) => Err(error(
+                ErrorCode::ServerNotInitialized as i32,
+                "the server is not initialized: send initialize first",
+                None,
+            )),
+            (Phase::ShuttingDown, _) => Err(error(
+                ErrorCode::InvalidRequest as i32,
+                "the server is shutting down: only exit is accepted",
+                None,
+            )),
+            (Phase::Running, "initialize") => Err(error(
+                ErrorCode::InvalidRequest as i32,
+                "initialize was already received",
+                None,
+            )),
             (Phase::Running, "shutdown") => {
                 self.phase = Phase::ShuttingDown;
                 Ok(Value::Null)
@@ -372,7 +482,11 @@ impl Server {
             "textDocument/hover" => {
                 let p: HoverParams = params(params_value)?;
                 let pos = p.text_document_position_params;
-                let hover = self.ws.hover(&pos.text_document.uri.0, pos.position.line, pos.position.character);
+                let hover = self.ws.hover(
+                    &pos.text_document.uri.0,
+                    pos.position.line,
+                    pos.position.character,
+                );
                 Ok(serde_json::to_value(hover).unwrap_or(Value::Null))
             }
             "arbiter/ask" => {
@@ -383,7 +497,11 @@ impl Server {
                 let arbiter = Arc::clone(&self.ws.arbiter);
                 api_call(params_value, |q: &CheckRequest| arbiter.check(q))
             }
-            other => Err(error(ErrorCode::MethodNotFound as i32, format!("unknown method {other:?}"), None)),
+            other => Err(error(
+                ErrorCode::MethodNotFound as i32,
+                format!("unknown method {other:?}"),
+                None,
+            )),
         }
     }
 
@@ -405,7 +523,10 @@ impl Server {
                 "textDocument/didChange" => {
                     let p: DidChangeTextDocumentParams = params(n.params)?;
                     let uri = p.text_document.text_document_identifier.uri.0;
-                    if self.ws.change(&uri, p.text_document.version, p.content_changes) {
+                    if self
+                        .ws
+                        .change(&uri, p.text_document.version, p.content_changes)
+                    {
                         self.dirty.insert(uri);
                     }
                 }
@@ -416,7 +537,11 @@ impl Server {
                         self.dirty.remove(&uri);
                         self.send(Notification::new(
                             "textDocument/publishDiagnostics".into(),
-                            PublishDiagnosticsParams { uri: Uri(uri), version: None, diagnostics: vec![] },
+                            PublishDiagnosticsParams {
+                                uri: Uri(uri),
+                                version: None,
+                                diagnostics: vec![],
+                            },
                         ));
                     }
                 }
@@ -442,7 +567,11 @@ impl Server {
                     tracing::debug!(uri = %uri, count = diagnostics.len(), elapsed = ?started.elapsed(), "diagnostics");
                     self.send(Notification::new(
                         "textDocument/publishDiagnostics".into(),
-                        PublishDiagnosticsParams { uri: Uri(uri), version: Some(version), diagnostics },
+                        PublishDiagnosticsParams {
+                            uri: Uri(uri),
+                            version: Some(version),
+                            diagnostics,
+                        },
                     ));
                 }
                 Err(e) => tracing::error!(uri = %uri, error = %e.message, "diagnostics failed"),
@@ -460,7 +589,11 @@ pub fn serve(arbiter: Arc<Arbiter>, connection: &Connection) -> i32 {
         match msg {
             Message::Request(req) => server.request(req),
             Message::Notification(n) if n.method == "exit" => {
-                return if server.phase == Phase::ShuttingDown { 0 } else { 1 };
+                return if server.phase == Phase::ShuttingDown {
+                    0
+                } else {
+                    1
+                };
             }
             Message::Notification(n) => server.notification(n),
             Message::Response(_) => {}
@@ -476,21 +609,32 @@ pub fn serve(arbiter: Arc<Arbiter>, connection: &Connection) -> i32 {
 /// `arbiter lsp`: serves the client on stdin/stdout.
 pub fn run_stdio(arbiter: Arbiter) -> anyhow::Result<i32> {
     let (server_side, client_side) = Connection::memory();
-    let Connection { sender: to_server, receiver: from_server } = client_side;
-    std::thread::Builder::new().name("lsp-reader".into()).spawn(move || {
-        let stdin = std::io::stdin();
-        read_messages(stdin.lock(), |msg| to_server.send(msg).is_ok(), |raw| write_raw(&raw));
-    })?;
-    let writer = std::thread::Builder::new().name("lsp-writer".into()).spawn(move || {
-        for msg in from_server {
-            let stdout = std::io::stdout();
-            let mut out = stdout.lock();
-            if let Err(e) = msg.write(&mut out) {
-                tracing::error!(error = %e, "cannot write to stdout; stopping");
-                break;
+    let Connection {
+        sender: to_server,
+        receiver: from_server,
+    } = client_side;
+    std::thread::Builder::new()
+        .name("lsp-reader".into())
+        .spawn(move || {
+            let stdin = std::io::stdin();
+            read_messages(
+                stdin.lock(),
+                |msg| to_server.send(msg).is_ok(),
+                |raw| write_raw(&raw),
+            );
+        })?;
+    let writer = std::thread::Builder::new()
+        .name("lsp-writer".into())
+        .spawn(move || {
+            for msg in from_server {
+                let stdout = std::io::stdout();
+                let mut out = stdout.lock();
+                if let Err(e) = msg.write(&mut out) {
+                    tracing::error!(error = %e, "cannot write to stdout; stopping");
+                    break;
+                }
             }
-        }
-    })?;
+        })?;
     let code = serve(Arc::new(arbiter), &server_side);
     // The writer ends when every sender is gone; the reader may still be blocked on stdin and
     // is left to the process exit.
@@ -514,7 +658,11 @@ fn error_reply(id: Value, code: ErrorCode, message: String) -> Value {
 /// Reads framed JSON-RPC messages until EOF or `exit`. Well-formed messages go to `deliver`
 /// (false = stop); a malformed one gets an error reply through `reply` and reading goes on,
 /// resynchronising at the next `Content-Length` header.
-pub fn read_messages<R: Read>(input: R, mut deliver: impl FnMut(Message) -> bool, mut reply: impl FnMut(Value)) {
+pub fn read_messages<R: Read>(
+    input: R,
+    mut deliver: impl FnMut(Message) -> bool,
+    mut reply: impl FnMut(Value),
+) {
     let mut r = BufReader::new(input);
     loop {
         let frame = match read_frame(&mut r) {
@@ -527,18 +675,30 @@ pub fn read_messages<R: Read>(input: R, mut deliver: impl FnMut(Message) -> bool
         };
         if let Some(noise) = frame.noise {
             tracing::warn!(%noise, "skipped bytes that are not a message header");
-            reply(error_reply(Value::Null, ErrorCode::ParseError, format!("not a JSON-RPC message header: {noise}")));
+            reply(error_reply(
+                Value::Null,
+                ErrorCode::ParseError,
+                format!("not a JSON-RPC message header: {noise}"),
+            ));
         }
         let Some(body) = frame.body else { continue };
         let value: Value = match serde_json::from_slice(&body) {
             Ok(v) => v,
             Err(e) => {
                 tracing::warn!(error = %e, "a message body is not JSON");
-                reply(error_reply(Value::Null, ErrorCode::ParseError, format!("the message is not valid JSON: {e}")));
+                reply(error_reply(
+                    Value::Null,
+                    ErrorCode::ParseError,
+                    format!("the message is not valid JSON: {e}"),
+                ));
                 continue;
             }
         };
-        let id = value.get("id").filter(|v| v.is_number() || v.is_string()).cloned().unwrap_or(Value::Null);
+        let id = value
+            .get("id")
+            .filter(|v| v.is_number() || v.is_string())
+            .cloned()
+            .unwrap_or(Value::Null);
         match serde_json::from_value::<Message>(value) {
             Ok(msg) => {
                 let exit = matches!(&msg, Message::Notification(n) if n.method == "exit");
@@ -548,7 +708,11 @@ pub fn read_messages<R: Read>(input: R, mut deliver: impl FnMut(Message) -> bool
             }
             Err(e) => {
                 tracing::warn!(error = %e, "a JSON message is not a JSON-RPC request, response or notification");
-                reply(error_reply(id, ErrorCode::InvalidRequest, format!("not a valid JSON-RPC message: {e}")));
+                reply(error_reply(
+                    id,
+                    ErrorCode::InvalidRequest,
+                    format!("not a valid JSON-RPC message: {e}"),
+                ));
             }
         }
     }
@@ -569,7 +733,10 @@ fn read_frame(r: &mut impl BufRead) -> std::io::Result<Option<Frame>> {
         if r.read_until(b'\n', &mut line)? == 0 {
             // EOF: a partial header block is noise.
             if !noise.is_empty() || in_headers {
-                return Ok(Some(Frame { noise: Some(short(&noise.join(" "))), body: None }));
+                return Ok(Some(Frame {
+                    noise: Some(short(&noise.join(" "))),
+                    body: None,
+                }));
             }
             return Ok(None);
         }
@@ -583,7 +750,9 @@ fn read_frame(r: &mut impl BufRead) -> std::io::Result<Option<Frame>> {
         }
         // A header may follow garbage on the same line ("…}Content-Length: 52").
         let lower = text.to_ascii_lowercase();
-        let header_at = lower.find("content-length:").or_else(|| lower.find("content-type:"));
+        let header_at = lower
+            .find("content-length:")
+            .or_else(|| lower.find("content-type:"));
         let header = match header_at {
             Some(0) => text,
             Some(i) => {
@@ -608,15 +777,26 @@ fn read_frame(r: &mut impl BufRead) -> std::io::Result<Option<Frame>> {
     }
     let noise = (!noise.is_empty()).then(|| short(&noise.join(" ")));
     let Some(n) = length else {
-        return Ok(Some(Frame { noise: Some(noise.unwrap_or_else(|| "a header block without Content-Length".into())), body: None }));
+        return Ok(Some(Frame {
+            noise: Some(noise.unwrap_or_else(|| "a header block without Content-Length".into())),
+            body: None,
+        }));
     };
     if n > MAX_MESSAGE_BYTES {
         std::io::copy(&mut r.take(n as u64), &mut std::io::sink())?;
-        return Ok(Some(Frame { noise: Some(format!("a message of {n} bytes, over the limit of {MAX_MESSAGE_BYTES}")), body: None }));
+        return Ok(Some(Frame {
+            noise: Some(format!(
+                "a message of {n} bytes, over the limit of {MAX_MESSAGE_BYTES}"
+            )),
+            body: None,
+        }));
     }
     let mut body = vec![0; n];
     r.read_exact(&mut body)?;
-    Ok(Some(Frame { noise, body: Some(body) }))
+    Ok(Some(Frame {
+        noise,
+        body: Some(body),
+    }))
 }
 
 fn short(s: &str) -> String {
@@ -639,9 +819,15 @@ mod tests {
     #[test]
     fn malformed_messages_get_error_replies_and_reading_goes_on() {
         let mut input = b"garbage line\r\n".to_vec();
-        input.extend(frames(&["{not json", r#"{"jsonrpc":"2.0","id":3,"method":7}"#]));
+        input.extend(frames(&[
+            "{not json",
+            r#"{"jsonrpc":"2.0","id":3,"method":7}"#,
+        ]));
         input.extend(b"{\"stray\":1}");
-        input.extend(frames(&[r#"{"jsonrpc":"2.0","id":4,"method":"shutdown"}"#, r#"{"jsonrpc":"2.0","method":"exit"}"#]));
+        input.extend(frames(&[
+            r#"{"jsonrpc":"2.0","id":4,"method":"shutdown"}"#,
+            r#"{"jsonrpc":"2.0","method":"exit"}"#,
+        ]));
         let mut got = Vec::new();
         let mut replies = Vec::new();
         read_messages(
@@ -654,9 +840,17 @@ mod tests {
         );
         assert_eq!(got.len(), 2, "{got:?}");
         assert!(matches!(&got[0], Message::Request(r) if r.method == "shutdown"));
-        let codes: Vec<i64> = replies.iter().map(|r| r["error"]["code"].as_i64().unwrap()).collect();
+        let codes: Vec<i64> = replies
+            .iter()
+            .map(|r| r["error"]["code"].as_i64().unwrap())
+            .collect();
         assert!(codes.contains(&-32700), "{replies:?}");
-        assert!(replies.iter().any(|r| r["id"] == 3 && r["error"]["code"] == -32600), "{replies:?}");
+        assert!(
+            replies
+                .iter()
+                .any(|r| r["id"] == 3 && r["error"]["code"] == -32600),
+            "{replies:?}"
+        );
     }
 
     #[test]
@@ -675,13 +869,23 @@ mod tests {
         assert_eq!(ws.findings("file:///a.pgn").len(), 1);
         #[allow(deprecated)]
         let change = lsp_types::TextDocumentContentChangePartial {
-            range: lsp_types::Range::new(lsp_types::Position::new(0, 16), lsp_types::Position::new(0, 19)),
+            range: lsp_types::Range::new(
+                lsp_types::Position::new(0, 16),
+                lsp_types::Position::new(0, 19),
+            ),
             range_length: None,
             text: "Ke2".into(),
         };
-        let changed = ws.change("file:///a.pgn", 2, vec![TextDocumentContentChangeEvent::TextDocumentContentChangePartial(change)]);
+        let changed = ws.change(
+            "file:///a.pgn",
+            2,
+            vec![TextDocumentContentChangeEvent::TextDocumentContentChangePartial(change)],
+        );
         assert!(changed);
-        assert_eq!(ws.document("file:///a.pgn").unwrap().text, "{é} 1. e4 e5 2. Ke2 *\n");
+        assert_eq!(
+            ws.document("file:///a.pgn").unwrap().text,
+            "{é} 1. e4 e5 2. Ke2 *\n"
+        );
         assert_eq!(ws.findings("file:///a.pgn"), vec![]);
     }
 }

@@ -93,11 +93,18 @@ pub fn normalise_result(word: &str) -> &str {
 }
 
 fn is_delimiter(c: u8) -> bool {
-    c.is_ascii_whitespace() || matches!(c, b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$' | b'"')
+    c.is_ascii_whitespace()
+        || matches!(
+            c,
+            b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$' | b'"'
+        )
 }
 
 fn line_end(bytes: &[u8], from: usize) -> usize {
-    bytes[from..].iter().position(|&c| c == b'\n' || c == b'\r').map_or(bytes.len(), |p| from + p)
+    bytes[from..]
+        .iter()
+        .position(|&c| c == b'\n' || c == b'\r')
+        .map_or(bytes.len(), |p| from + p)
 }
 
 struct Reader<'a> {
@@ -127,12 +134,20 @@ impl<'a> Reader<'a> {
     }
 
     fn problem(&mut self, span: Span, severity: Severity, message: impl Into<String>) {
-        self.problems.push(SyntaxProblem { span, severity, message: message.into() });
+        self.problems.push(SyntaxProblem {
+            span,
+            severity,
+            message: message.into(),
+        });
     }
 
     fn finish(&mut self) {
         for open in std::mem::take(&mut self.parens) {
-            self.problem(open..open + 1, Severity::Warning, "this variation is never closed with ')'");
+            self.problem(
+                open..open + 1,
+                Severity::Warning,
+                "this variation is never closed with ')'",
+            );
         }
         if self.started {
             self.games.push(std::mem::take(&mut self.cur));
@@ -193,15 +208,26 @@ impl<'a> Reader<'a> {
                     i += 1;
                 }
                 b'$' => {
-                    let digits = bytes[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+                    let digits = bytes[i + 1..]
+                        .iter()
+                        .take_while(|c| c.is_ascii_digit())
+                        .count();
                     if digits == 0 {
-                        self.problem(i..i + 1, Severity::Warning, "'$' must be followed by a number (a NAG such as $1)");
+                        self.problem(
+                            i..i + 1,
+                            Severity::Warning,
+                            "'$' must be followed by a number (a NAG such as $1)",
+                        );
                     }
                     self.movetext(&(i..i + 1 + digits));
                     i += 1 + digits;
                 }
                 b'}' | b']' | b'"' => {
-                    self.problem(i..i + 1, Severity::Warning, format!("unexpected '{}' in the movetext", c as char));
+                    self.problem(
+                        i..i + 1,
+                        Severity::Warning,
+                        format!("unexpected '{}' in the movetext", c as char),
+                    );
                     i += 1;
                 }
                 _ => {
@@ -216,7 +242,10 @@ impl<'a> Reader<'a> {
             line_start = false;
         }
         self.finish();
-        PgnText { games: self.games, problems: self.problems }
+        PgnText {
+            games: self.games,
+            problems: self.problems,
+        }
     }
 
     /// A run of non-delimiter bytes; non-ASCII whitespace (a no-break space…) splits it further.
@@ -250,7 +279,11 @@ impl<'a> Reader<'a> {
                 self.cur.result = Some((span, w.to_string()));
                 self.finish();
             } else {
-                self.problem(span.clone(), Severity::Warning, "a result inside a variation is ignored");
+                self.problem(
+                    span.clone(),
+                    Severity::Warning,
+                    "a result inside a variation is ignored",
+                );
                 self.touch(&span);
             }
             return;
@@ -267,7 +300,11 @@ impl<'a> Reader<'a> {
                 return;
             }
         }
-        if w.bytes().all(|c| c == b'.') || w == "…" || w.eq_ignore_ascii_case("e.p.") || w.eq_ignore_ascii_case("e.p") {
+        if w.bytes().all(|c| c == b'.')
+            || w == "…"
+            || w.eq_ignore_ascii_case("e.p.")
+            || w.eq_ignore_ascii_case("e.p")
+        {
             // "12. ... e5": the dots only repeat the move number; "exd6 e.p." marks en passant.
             self.movetext(&span);
             return;
@@ -293,7 +330,11 @@ impl<'a> Reader<'a> {
         let n = bytes.len();
         let malformed = |me: &mut Self| {
             let end = line_end(bytes, open);
-            me.problem(open..end, Severity::Warning, "this tag pair is malformed: write [Name \"value\"] on one line");
+            me.problem(
+                open..end,
+                Severity::Warning,
+                "this tag pair is malformed: write [Name \"value\"] on one line",
+            );
             end
         };
         let mut j = open + 1;
@@ -341,10 +382,19 @@ impl<'a> Reader<'a> {
         }
         j += 1;
         let raw = &self.text[value_start..value_end];
-        let value = if escaped { raw.replace("\\\"", "\"").replace("\\\\", "\\") } else { raw.to_string() };
+        let value = if escaped {
+            raw.replace("\\\"", "\"").replace("\\\\", "\\")
+        } else {
+            raw.to_string()
+        };
         let span = open..j;
         self.touch(&span);
-        self.cur.tags.push(Tag { name: self.text[name_start..name_end].to_string(), value, span, value_span: value_start..value_end });
+        self.cur.tags.push(Tag {
+            name: self.text[name_start..name_end].to_string(),
+            value,
+            span,
+            value_span: value_start..value_end,
+        });
         j
     }
 }
@@ -380,7 +430,13 @@ mod tests {
         let g = &pgn.games[0];
         assert_eq!(g.tag("event").unwrap().value, "Test \"quoted\"");
         assert_eq!(moves(text, g), ["e4", "e5", "Nf3", "Nc6", "Bb5+"]);
-        assert_eq!(g.variation_moves.iter().map(|s| &text[s.clone()]).collect::<Vec<_>>(), ["Bc4", "Nf6"]);
+        assert_eq!(
+            g.variation_moves
+                .iter()
+                .map(|s| &text[s.clone()])
+                .collect::<Vec<_>>(),
+            ["Bc4", "Nf6"]
+        );
         assert_eq!(g.result.as_ref().unwrap().1, "1-0");
         assert_eq!(&text[g.tag("Result").unwrap().value_span.clone()], "1-0");
         assert_eq!(moves(text, &pgn.games[1]), ["d4", "d5"]);
@@ -396,7 +452,10 @@ mod tests {
         assert_eq!(pgn.games[0].result, None);
         let msgs: Vec<&str> = pgn.problems.iter().map(|p| p.message.as_str()).collect();
         assert!(msgs.iter().any(|m| m.contains("never closed")), "{msgs:?}");
-        assert!(msgs.iter().any(|m| m.contains("unexpected '}'")), "{msgs:?}");
+        assert!(
+            msgs.iter().any(|m| m.contains("unexpected '}'")),
+            "{msgs:?}"
+        );
         assert!(msgs.iter().any(|m| m.contains("malformed")), "{msgs:?}");
         assert_eq!(moves(text, &pgn.games[1]), ["d4", "Nf6"]);
     }

@@ -11,7 +11,9 @@ fn number_pattern() -> &'static str {
 
 fn heading_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(&format!(r"^({})\s+(.*)$", number_pattern())).expect("valid regex"))
+    RE.get_or_init(|| {
+        Regex::new(&format!(r"^({})\s+(.*)$", number_pattern())).expect("valid regex")
+    })
 }
 
 fn text_re() -> &'static Regex {
@@ -29,7 +31,8 @@ pub fn article_of_heading(heading: &str) -> Option<(String, String)> {
 /// Whether `s` has the shape of an article number.
 pub fn is_article_number(s: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(&format!(r"^{}$", number_pattern())).expect("valid regex")).is_match(s)
+    RE.get_or_init(|| Regex::new(&format!(r"^{}$", number_pattern())).expect("valid regex"))
+        .is_match(s)
 }
 
 /// `9.6.2` → `art-9-6-2`; `A.5.3` → `art-a-5-3`.
@@ -64,7 +67,11 @@ pub fn slug(text: &str) -> String {
             dash = true;
         }
     }
-    if out.is_empty() { "section".into() } else { out }
+    if out.is_empty() {
+        "section".into()
+    } else {
+        out
+    }
 }
 
 #[cfg(test)]
@@ -73,17 +80,32 @@ mod tests {
 
     #[test]
     fn headings_and_anchors() {
-        assert_eq!(article_of_heading("9.6.2 Seventy-five moves"), Some(("9.6.2".into(), "Seventy-five moves".into())));
-        assert_eq!(article_of_heading("A.5.3 Flags"), Some(("A.5.3".into(), "Flags".into())));
-        assert_eq!(article_of_heading("III.5 Claims"), Some(("III.5".into(), "Claims".into())));
+        assert_eq!(
+            article_of_heading("9.6.2 Seventy-five moves"),
+            Some(("9.6.2".into(), "Seventy-five moves".into()))
+        );
+        assert_eq!(
+            article_of_heading("A.5.3 Flags"),
+            Some(("A.5.3".into(), "Flags".into()))
+        );
+        assert_eq!(
+            article_of_heading("III.5 Claims"),
+            Some(("III.5".into(), "Claims".into()))
+        );
         assert_eq!(article_of_heading("Castling out of check"), None);
         assert_eq!(anchor_for_article("II.3.2"), "art-ii-3-2");
-        assert_eq!(slug("Can I castle out of check?"), "can-i-castle-out-of-check");
+        assert_eq!(
+            slug("Can I castle out of check?"),
+            "can-i-castle-out-of-check"
+        );
     }
 
     #[test]
     fn finds_references() {
-        let refs: Vec<String> = find_article_refs("see 9.2.3, A.5.3 and III.5 (3.8.2.1).").into_iter().map(|r| r.1).collect();
+        let refs: Vec<String> = find_article_refs("see 9.2.3, A.5.3 and III.5 (3.8.2.1).")
+            .into_iter()
+            .map(|r| r.1)
+            .collect();
         assert_eq!(refs, vec!["9.2.3", "A.5.3", "III.5", "3.8.2.1"]);
     }
 }

@@ -23,7 +23,10 @@ pub enum LoadError {
     #[error("{path}: {message}")]
     Page { path: String, message: String },
     #[error("reading {path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
     #[error("the rulebook has no pages")]
     Empty,
 }
@@ -58,7 +61,10 @@ impl Rulebook {
         let files: Vec<(String, String)> = EmbeddedRulebook::iter()
             .filter_map(|path| {
                 let file = EmbeddedRulebook::get(&path)?;
-                Some((path.to_string(), String::from_utf8_lossy(&file.data).into_owned()))
+                Some((
+                    path.to_string(),
+                    String::from_utf8_lossy(&file.data).into_owned(),
+                ))
             })
             .collect();
         Rulebook::from_files(files)
@@ -94,8 +100,18 @@ impl Rulebook {
                 by_article.entry(a.clone()).or_insert(i);
             }
         }
-        let by_page = pages.iter().enumerate().map(|(i, p)| (p.id.clone(), i)).collect();
-        let mut book = Rulebook { pages, passages, hash: hasher.finalize().to_hex().to_string(), by_article, by_page };
+        let by_page = pages
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id.clone(), i))
+            .collect();
+        let mut book = Rulebook {
+            pages,
+            passages,
+            hash: hasher.finalize().to_hex().to_string(),
+            by_article,
+            by_page,
+        };
         // Render after every anchor is known, so article numbers in the text can be linked.
         let htmls: Vec<String> = files
             .iter()
@@ -130,7 +146,11 @@ impl Rulebook {
             }
             match n.rfind('.') {
                 Some(i) => n.truncate(i),
-                None => return self.law_page_for(&n).and_then(|p| p.passages.first().map(|&i| &self.passages[i])),
+                None => {
+                    return self
+                        .law_page_for(&n)
+                        .and_then(|p| p.passages.first().map(|&i| &self.passages[i]));
+                }
             }
         }
     }
@@ -152,22 +172,43 @@ impl Rulebook {
             .iter()
             .filter_map(|p| {
                 let number = p.article.clone()?;
-                Some(ArticleEntry { number, title: p.title.clone(), page: p.page.clone(), anchor: p.anchor.clone(), url: p.url() })
+                Some(ArticleEntry {
+                    number,
+                    title: p.title.clone(),
+                    page: p.page.clone(),
+                    anchor: p.anchor.clone(),
+                    url: p.url(),
+                })
             })
             .collect()
     }
 }
 
 fn collect_md(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) -> Result<(), LoadError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| LoadError::Io { path: dir.display().to_string(), source })?;
+    let entries = std::fs::read_dir(dir).map_err(|source| LoadError::Io {
+        path: dir.display().to_string(),
+        source,
+    })?;
     for entry in entries {
-        let entry = entry.map_err(|source| LoadError::Io { path: dir.display().to_string(), source })?;
+        let entry = entry.map_err(|source| LoadError::Io {
+            path: dir.display().to_string(),
+            source,
+        })?;
         let path = entry.path();
         if path.is_dir() {
             collect_md(root, &path, out)?;
-        } else if path.extension().is_some_and(|e| e == "md") && path.file_name().is_some_and(|n| n != "README.md") {
-            let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Io { path: path.display().to_string(), source })?;
-            let rel = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+        } else if path.extension().is_some_and(|e| e == "md")
+            && path.file_name().is_some_and(|n| n != "README.md")
+        {
+            let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Io {
+                path: path.display().to_string(),
+                source,
+            })?;
+            let rel = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .replace('\\', "/");
             out.push((rel, text));
         }
     }
@@ -175,7 +216,9 @@ fn collect_md(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) -> Resul
 }
 
 pub(super) fn markdown_options() -> Options {
-    Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS | Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH
+    Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS
+        | Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
 }
 
 /// The anchors of a page's headings, in order, made unique within the page.
@@ -203,8 +246,14 @@ struct Section {
 }
 
 fn parse_page(path: &str, text: &str, passages: &mut Vec<Passage>) -> Result<Page, LoadError> {
-    let err = |message: String| LoadError::Page { path: path.to_string(), message };
-    let id = Path::new(path).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let err = |message: String| LoadError::Page {
+        path: path.to_string(),
+        message,
+    };
+    let id = Path::new(path)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let mut front: Option<FrontMatter> = None;
     let mut sections: Vec<Section> = Vec::new();
     let mut in_meta = false;
@@ -227,7 +276,12 @@ fn parse_page(path: &str, text: &str, passages: &mut Vec<Passage>) -> Result<Pag
             }
             Event::End(TagEnd::Heading(_)) => {
                 let level = in_heading.take().unwrap_or(2);
-                sections.push(Section { level, heading: heading_text.trim().to_string(), text: String::new(), fens: vec![] });
+                sections.push(Section {
+                    level,
+                    heading: heading_text.trim().to_string(),
+                    text: String::new(),
+                    fens: vec![],
+                });
             }
             Event::Start(Tag::CodeBlock(kind)) => {
                 code_lang = Some(match kind {
@@ -264,20 +318,34 @@ fn parse_page(path: &str, text: &str, passages: &mut Vec<Passage>) -> Result<Pag
             }
             Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::TableCell | TagEnd::TableRow) => {
                 if let Some(s) = sections.last_mut() {
-                    s.text.push(if matches!(event, Event::End(TagEnd::TableCell)) { ' ' } else { '\n' });
+                    s.text
+                        .push(if matches!(event, Event::End(TagEnd::TableCell)) {
+                            ' '
+                        } else {
+                            '\n'
+                        });
                 }
             }
             _ => {}
         }
     }
-    let front = front.ok_or_else(|| err("no front matter: the page must start with +++ … +++ (see rulebook/README.md)".into()))?;
+    let front = front.ok_or_else(|| {
+        err("no front matter: the page must start with +++ … +++ (see rulebook/README.md)".into())
+    })?;
     if sections.first().is_none_or(|s| s.level != 1) {
-        return Err(err("the first heading must be the page title, a single '#'".into()));
+        return Err(err(
+            "the first heading must be the page title, a single '#'".into(),
+        ));
     }
     if sections.iter().filter(|s| s.level == 1).count() != 1 {
         return Err(err("a page has exactly one '#' title heading".into()));
     }
-    let anchors = heading_anchors(&sections.iter().map(|s| s.heading.clone()).collect::<Vec<_>>());
+    let anchors = heading_anchors(
+        &sections
+            .iter()
+            .map(|s| s.heading.clone())
+            .collect::<Vec<_>>(),
+    );
     let mut stack: Vec<(u8, String)> = Vec::new();
     let mut indexes = Vec::new();
     for (section, anchor) in sections.into_iter().zip(anchors) {
@@ -336,8 +404,17 @@ fn heading_depth(level: HeadingLevel) -> u8 {
 /// Reading order: laws (introduction, Articles 1–12, Appendices A–D, Guidelines I–III), then
 /// guides, then FAQ; alphabetical within a group.
 fn page_order(path: &str) -> (u8, u32, String) {
-    let id = Path::new(path).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let folder = if path.starts_with("laws/") { 0 } else if path.starts_with("guides/") { 1 } else { 2 };
+    let id = Path::new(path)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let folder = if path.starts_with("laws/") {
+        0
+    } else if path.starts_with("guides/") {
+        1
+    } else {
+        2
+    };
     let rank = if let Some(n) = id.strip_prefix("article-") {
         n.parse::<u32>().map(|n| 10 + n).unwrap_or(99)
     } else if let Some(a) = id.strip_prefix("appendix-") {

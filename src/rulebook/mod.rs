@@ -87,7 +87,8 @@ impl Passage {
 
     /// A FAQ entry's question, when this passage is one.
     pub fn question(&self) -> Option<&str> {
-        (self.kind == PageKind::Faq && self.title.trim_end().ends_with('?')).then_some(self.title.as_str())
+        (self.kind == PageKind::Faq && self.title.trim_end().ends_with('?'))
+            .then_some(self.title.as_str())
     }
 }
 

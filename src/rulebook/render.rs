@@ -9,7 +9,11 @@ use super::{Page, Rulebook};
 
 pub(super) fn render_page_html(book: &Rulebook, page: &Page, markdown: &str) -> String {
     // The loader made one passage per heading, in order: reuse its anchors.
-    let anchors: Vec<&str> = page.passages.iter().map(|&i| book.passages[i].anchor.as_str()).collect();
+    let anchors: Vec<&str> = page
+        .passages
+        .iter()
+        .map(|&i| book.passages[i].anchor.as_str())
+        .collect();
 
     let mut out: Vec<Event> = Vec::new();
     let mut heading_no = 0usize;
@@ -22,11 +26,21 @@ pub(super) fn render_page_html(book: &Rulebook, page: &Page, markdown: &str) -> 
             Event::Start(Tag::MetadataBlock(_)) => in_meta = true,
             Event::End(TagEnd::MetadataBlock(_)) => in_meta = false,
             _ if in_meta => {}
-            Event::Start(Tag::Heading { level, classes, attrs, .. }) => {
+            Event::Start(Tag::Heading {
+                level,
+                classes,
+                attrs,
+                ..
+            }) => {
                 in_heading = true;
                 let id = anchors.get(heading_no).map(|a| CowStr::from(a.to_string()));
                 heading_no += 1;
-                out.push(Event::Start(Tag::Heading { level, id, classes, attrs }));
+                out.push(Event::Start(Tag::Heading {
+                    level,
+                    id,
+                    classes,
+                    attrs,
+                }));
             }
             Event::End(TagEnd::Heading(l)) => {
                 in_heading = false;
@@ -40,7 +54,9 @@ pub(super) fn render_page_html(book: &Rulebook, page: &Page, markdown: &str) -> 
                 in_link = false;
                 out.push(event);
             }
-            Event::Start(Tag::CodeBlock(pulldown_cmark::CodeBlockKind::Fenced(ref lang))) if lang.as_ref() == "fen" => {
+            Event::Start(Tag::CodeBlock(pulldown_cmark::CodeBlockKind::Fenced(ref lang)))
+                if lang.as_ref() == "fen" =>
+            {
                 fen_block = true;
             }
             Event::Text(t) if fen_block => {
@@ -62,7 +78,9 @@ pub(super) fn render_page_html(book: &Rulebook, page: &Page, markdown: &str) -> 
                 }
                 let mut last = 0;
                 for (range, number) in refs {
-                    let Some(target) = book.article(&number) else { continue };
+                    let Some(target) = book.article(&number) else {
+                        continue;
+                    };
                     if range.start > last {
                         out.push(Event::Text(CowStr::from(t[last..range.start].to_string())));
                     }
@@ -92,7 +110,9 @@ fn urlencode(s: &str) -> String {
     let mut out = String::new();
     for b in s.bytes() {
         match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => out.push(b as char),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
+                out.push(b as char)
+            }
             b' ' => out.push('+'),
             _ => out.push_str(&format!("%{b:02X}")),
         }

@@ -66,11 +66,19 @@ pub fn castling_status(
             squares: vec![],
             pieces: vec![],
         });
-        return CastlingStatus { right, legal: false, reasons };
+        return CastlingStatus {
+            right,
+            legal: false,
+            reasons,
+        };
     }
 
     let (Some(king), Some(rook)) = (board.king_of(color), pos.castles().rook(color, side)) else {
-        return CastlingStatus { right, legal: false, reasons };
+        return CastlingStatus {
+            right,
+            legal: false,
+            reasons,
+        };
     };
     let king_to = side.king_to(color);
     let rook_to = side.rook_to(color);
@@ -106,7 +114,11 @@ pub fn castling_status(
                 "{} {} between the king and the rook; castling waits until the way is clear \
                  (3.8.2.2).",
                 capitalise_first(&pieces_on(board, blockers)),
-                if blockers.count() == 1 { "stands" } else { "stand" }
+                if blockers.count() == 1 {
+                    "stands"
+                } else {
+                    "stand"
+                }
             ),
             article: "3.8.2.2",
             squares: blockers.into_iter().map(|s| s.to_string()).collect(),
@@ -140,14 +152,22 @@ pub fn castling_status(
         let occupied = occupied_without_king.without(rook);
         let attackers = board.attacks_to(sq, them, occupied);
         if attackers.any() {
-            let role = if sq == king_to { "lands on" } else { "must cross" };
+            let role = if sq == king_to {
+                "lands on"
+            } else {
+                "must cross"
+            };
             reasons.push(CastlingReason {
                 code: "square_attacked",
                 text: format!(
                     "{} {} {}, the square the king {} (3.8.2.2). The right to castle is intact; \
                      it can be used once {} is safe.",
                     capitalise_first(&pieces_on(board, attackers)),
-                    if attackers.count() == 1 { "attacks" } else { "attack" },
+                    if attackers.count() == 1 {
+                        "attacks"
+                    } else {
+                        "attack"
+                    },
                     sq,
                     role,
                     sq
@@ -195,7 +215,11 @@ pub fn castling_status(
             pieces: vec![],
         });
     }
-    CastlingStatus { right, legal, reasons }
+    CastlingStatus {
+        right,
+        legal,
+        reasons,
+    }
 }
 
 pub fn capitalise_first(s: &str) -> String {

@@ -57,7 +57,12 @@ pub fn movement_article(role: Role) -> &'static str {
 /// "the bishop on c4".
 pub fn piece_on(board: &Board, sq: Square) -> String {
     match board.piece_at(sq) {
-        Some(p) => format!("the {} {} on {}", color_name(p.color), role_name(p.role), sq),
+        Some(p) => format!(
+            "the {} {} on {}",
+            color_name(p.color),
+            role_name(p.role),
+            sq
+        ),
         None => format!("the empty square {sq}"),
     }
 }
@@ -72,7 +77,11 @@ pub fn join_and(items: &[String]) -> String {
     match items.len() {
         0 => String::new(),
         1 => items[0].clone(),
-        _ => format!("{} and {}", items[..items.len() - 1].join(", "), items[items.len() - 1]),
+        _ => format!(
+            "{} and {}",
+            items[..items.len() - 1].join(", "),
+            items[items.len() - 1]
+        ),
     }
 }
 

@@ -14,7 +14,12 @@ pub enum RulesError {
     IllegalPosition { problems: Vec<String> },
     /// A move of the history is illegal or unreadable; `ply` counts from 1.
     #[error("move {ply} ({text}) {reason}")]
-    IllegalMove { ply: usize, text: String, reason: String, articles: Vec<String> },
+    IllegalMove {
+        ply: usize,
+        text: String,
+        reason: String,
+        articles: Vec<String>,
+    },
     /// A move given on its own (`--move`) is not notation we can read.
     #[error("cannot read the move {text:?}: {reason}")]
     Notation { text: String, reason: String },
@@ -38,14 +43,25 @@ impl RulesError {
     /// The JSON form `{"code", "message", …details}` used by the CLI batch mode and the API.
     pub fn to_json(&self) -> ErrorBody {
         let (ply, text, articles) = match self {
-            RulesError::IllegalMove { ply, text, articles, .. } => {
-                (Some(*ply), Some(text.clone()), articles.clone())
-            }
+            RulesError::IllegalMove {
+                ply,
+                text,
+                articles,
+                ..
+            } => (Some(*ply), Some(text.clone()), articles.clone()),
             RulesError::IllegalPosition { .. } => (None, None, vec!["3.10.3".to_string()]),
-            RulesError::Notation { text, .. } => (None, Some(text.clone()), vec!["C.1".to_string()]),
+            RulesError::Notation { text, .. } => {
+                (None, Some(text.clone()), vec!["C.1".to_string()])
+            }
             _ => (None, None, vec![]),
         };
-        ErrorBody { code: self.code().to_string(), message: self.to_string(), ply, text, articles }
+        ErrorBody {
+            code: self.code().to_string(),
+            message: self.to_string(),
+            ply,
+            text,
+            articles,
+        }
     }
 }
 

@@ -4,8 +4,8 @@
 
 use shakmaty::fen::Fen;
 use shakmaty::{
-    ByColor, CastlingMode, CastlingSide, Chess, Color, FromSetup, Move, Position, PositionErrorKinds,
-    Role,
+    ByColor, CastlingMode, CastlingSide, Chess, Color, FromSetup, Move, Position,
+    PositionErrorKinds, Role,
 };
 
 use super::describe::color_name;
@@ -47,8 +47,14 @@ fn side_index(side: CastlingSide) -> usize {
     }
 }
 
-const FEN_FIELDS: [&str; 6] =
-    ["board", "side-to-move", "castling", "en passant", "half-move clock", "full-move number"];
+const FEN_FIELDS: [&str; 6] = [
+    "board",
+    "side-to-move",
+    "castling",
+    "en passant",
+    "half-move clock",
+    "full-move number",
+];
 
 /// Parses a FEN, naming the field that is wrong. X-FEN/Shredder castling letters select
 /// Chess960 castling.
@@ -56,12 +62,19 @@ pub fn parse_fen(text: &str) -> Result<(Chess, CastlingMode, Vec<String>), Rules
     let text = text.trim();
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.is_empty() {
-        return Err(RulesError::InvalidFen { field: "board", detail: "is empty".into() });
+        return Err(RulesError::InvalidFen {
+            field: "board",
+            detail: "is empty".into(),
+        });
     }
     if fields.len() > 6 {
         return Err(RulesError::InvalidFen {
             field: "full-move number",
-            detail: format!("is followed by {} extra fields ({:?})", fields.len() - 6, fields[6..].join(" ")),
+            detail: format!(
+                "is followed by {} extra fields ({:?})",
+                fields.len() - 6,
+                fields[6..].join(" ")
+            ),
         });
     }
     check_board_field(fields[0])?;
@@ -85,10 +98,16 @@ pub fn parse_fen(text: &str) -> Result<(Chess, CastlingMode, Vec<String>), Rules
             4 => "a whole number of half-moves",
             _ => "a whole number, 1 or more",
         };
-        RulesError::InvalidFen { field: FEN_FIELDS[idx], detail: format!("{value:?} is not valid: expected {expect}") }
+        RulesError::InvalidFen {
+            field: FEN_FIELDS[idx],
+            detail: format!("{value:?} is not valid: expected {expect}"),
+        }
     })?;
     let castling_field = fields.get(2).copied().unwrap_or("-");
-    let mode = if castling_field.chars().any(|c| matches!(c.to_ascii_lowercase(), 'a'..='h')) {
+    let mode = if castling_field
+        .chars()
+        .any(|c| matches!(c.to_ascii_lowercase(), 'a'..='h'))
+    {
         CastlingMode::Chess960
     } else {
         CastlingMode::Standard
@@ -99,9 +118,13 @@ pub fn parse_fen(text: &str) -> Result<(Chess, CastlingMode, Vec<String>), Rules
         Ok(p) => p,
         Err(err) => {
             let kinds = err.kinds();
-            let fatal = kinds - PositionErrorKinds::INVALID_CASTLING_RIGHTS - PositionErrorKinds::INVALID_EP_SQUARE;
+            let fatal = kinds
+                - PositionErrorKinds::INVALID_CASTLING_RIGHTS
+                - PositionErrorKinds::INVALID_EP_SQUARE;
             if !fatal.is_empty() {
-                return Err(RulesError::IllegalPosition { problems: describe_position_errors(kinds) });
+                return Err(RulesError::IllegalPosition {
+                    problems: describe_position_errors(kinds),
+                });
             }
             if kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) {
                 warnings.push(
@@ -119,9 +142,12 @@ pub fn parse_fen(text: &str) -> Result<(Chess, CastlingMode, Vec<String>), Rules
             }
             match err.ignore_invalid_castling_rights() {
                 Ok(p) => p,
-                Err(err) => err.ignore_invalid_ep_square().map_err(|e| RulesError::IllegalPosition {
-                    problems: describe_position_errors(e.kinds()),
-                })?,
+                Err(err) => {
+                    err.ignore_invalid_ep_square()
+                        .map_err(|e| RulesError::IllegalPosition {
+                            problems: describe_position_errors(e.kinds()),
+                        })?
+                }
             }
         }
     };
@@ -146,7 +172,10 @@ fn check_board_field(board: &str) -> Result<(), RulesError> {
                 other => {
                     return Err(RulesError::InvalidFen {
                         field: "board",
-                        detail: format!("has {other:?} on rank {}, which is not a piece letter (KQRBNP, kqrbnp) or a digit", 8 - i),
+                        detail: format!(
+                            "has {other:?} on rank {}, which is not a piece letter (KQRBNP, kqrbnp) or a digit",
+                            8 - i
+                        ),
                     });
                 }
             }
@@ -154,7 +183,10 @@ fn check_board_field(board: &str) -> Result<(), RulesError> {
         if width != 8 {
             return Err(RulesError::InvalidFen {
                 field: "board",
-                detail: format!("describes {width} squares on rank {} ({rank:?}); each rank needs exactly 8", 8 - i),
+                detail: format!(
+                    "describes {width} squares on rank {} ({rank:?}); each rank needs exactly 8",
+                    8 - i
+                ),
             });
         }
     }
@@ -166,13 +198,34 @@ fn describe_position_errors(kinds: PositionErrorKinds) -> Vec<String> {
     let table: [(PositionErrorKinds, &str); 9] = [
         (PositionErrorKinds::EMPTY_BOARD, "the board is empty"),
         (PositionErrorKinds::MISSING_KING, "a side has no king (2.3)"),
-        (PositionErrorKinds::TOO_MANY_KINGS, "a side has more than one king"),
-        (PositionErrorKinds::PAWNS_ON_BACKRANK, "a pawn stands on the first or last rank, where no pawn can ever be (3.7.3.3)"),
-        (PositionErrorKinds::INVALID_CASTLING_RIGHTS, "the castling rights do not fit the position"),
-        (PositionErrorKinds::INVALID_EP_SQUARE, "the en passant square does not fit the position"),
-        (PositionErrorKinds::OPPOSITE_CHECK, "the side not to move is in check, so the last move left or put its own king in check (3.9.2)"),
-        (PositionErrorKinds::IMPOSSIBLE_CHECK, "the check on the board could not have been given by any last move"),
-        (PositionErrorKinds::TOO_MUCH_MATERIAL, "a side has more pieces than promotions could give (e.g. nine pawns, or more than sixteen pieces)"),
+        (
+            PositionErrorKinds::TOO_MANY_KINGS,
+            "a side has more than one king",
+        ),
+        (
+            PositionErrorKinds::PAWNS_ON_BACKRANK,
+            "a pawn stands on the first or last rank, where no pawn can ever be (3.7.3.3)",
+        ),
+        (
+            PositionErrorKinds::INVALID_CASTLING_RIGHTS,
+            "the castling rights do not fit the position",
+        ),
+        (
+            PositionErrorKinds::INVALID_EP_SQUARE,
+            "the en passant square does not fit the position",
+        ),
+        (
+            PositionErrorKinds::OPPOSITE_CHECK,
+            "the side not to move is in check, so the last move left or put its own king in check (3.9.2)",
+        ),
+        (
+            PositionErrorKinds::IMPOSSIBLE_CHECK,
+            "the check on the board could not have been given by any last move",
+        ),
+        (
+            PositionErrorKinds::TOO_MUCH_MATERIAL,
+            "a side has more pieces than promotions could give (e.g. nine pawns, or more than sixteen pieces)",
+        ),
     ];
     for (kind, text) in table {
         if kinds.contains(kind) {
@@ -192,7 +245,13 @@ impl Game {
             Some(f) if !f.eq_ignore_ascii_case("startpos") => parse_fen(f)?,
             _ => (Chess::default(), CastlingMode::Standard, Vec::new()),
         };
-        Ok(Game { start, mode, plies: Vec::new(), warnings, rights_lost: ByColor::new_with(|_| [None, None]) })
+        Ok(Game {
+            start,
+            mode,
+            plies: Vec::new(),
+            warnings,
+            rights_lost: ByColor::new_with(|_| [None, None]),
+        })
     }
 
     /// A game from `fen` and a list of moves in SAN or UCI.
@@ -215,7 +274,11 @@ impl Game {
         let m = resolve_move(&pos, text, self.mode).map_err(|r| RulesError::IllegalMove {
             ply,
             text: format!("{}{}", move_number(&pos), text.trim()),
-            reason: if r.kind == "notation" { format!("cannot be read: {}", r.reason) } else { r.reason },
+            reason: if r.kind == "notation" {
+                format!("cannot be read: {}", r.reason)
+            } else {
+                r.reason
+            },
             articles: r.articles,
         })?;
         Ok(self.push(m))
@@ -237,7 +300,14 @@ impl Game {
                 }
             }
         }
-        self.plies.push(Ply { m, uci: uci(m, self.mode), san, number, color: pos.turn(), after });
+        self.plies.push(Ply {
+            m,
+            uci: uci(m, self.mode),
+            san,
+            number,
+            color: pos.turn(),
+            after,
+        });
         self.plies.last().expect("just pushed")
     }
 
@@ -255,7 +325,11 @@ impl Game {
     /// FIDE sense (9.2.3): shakmaty's `Eq` compares pieces, side to move, castling rights and a
     /// legal e.p. right, and ignores the clocks.
     pub fn occurrences(&self, pos: &Chess) -> Vec<usize> {
-        self.positions().enumerate().filter(|(_, p)| *p == pos).map(|(i, _)| i).collect()
+        self.positions()
+            .enumerate()
+            .filter(|(_, p)| *p == pos)
+            .map(|(i, _)| i)
+            .collect()
     }
 }
 
@@ -273,11 +347,16 @@ fn describe_right_loss(pos: &Chess, m: Move, color: Color, number: &str, san: &s
     }
     match m {
         Move::Castle { .. } => {
-            format!("{} castled on move {number} {san}, which uses up both rights", color_name(color))
+            format!(
+                "{} castled on move {number} {san}, which uses up both rights",
+                color_name(color)
+            )
         }
         _ if m.role() == Role::King => {
             format!("the king moved on move {number} {san}; even if it returns, the right is gone")
         }
-        _ => format!("the rook moved on move {number} {san}; even if it returns, the right is gone"),
+        _ => {
+            format!("the rook moved on move {number} {san}; even if it returns, the right is gone")
+        }
     }
 }

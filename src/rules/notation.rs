@@ -48,7 +48,10 @@ pub fn normalise_san(text: &str) -> Option<String> {
             s = format!("{}={}", &s[..s.len() - 1], piece);
         }
         if let Some(idx) = s.find(['/', '(']) {
-            let rest: String = s[idx + 1..].chars().filter(|c| c.is_ascii_alphabetic()).collect();
+            let rest: String = s[idx + 1..]
+                .chars()
+                .filter(|c| c.is_ascii_alphabetic())
+                .collect();
             s = format!("{}={}", &s[..idx], rest.to_ascii_uppercase());
         }
         if let Some(idx) = s.find('=') {
@@ -89,12 +92,14 @@ pub fn parse_move_text(text: &str) -> Result<ParsedMove, String> {
         }
     }
     let tidy = normalise_san(trimmed).ok_or_else(|| "the move is empty".to_string())?;
-    San::from_ascii(tidy.as_bytes()).map(ParsedMove::San).map_err(|_| {
-        format!(
-            "this is neither algebraic notation (like Nf3, exd5, O-O, e8=Q; see Appendix C) \
+    San::from_ascii(tidy.as_bytes())
+        .map(ParsedMove::San)
+        .map_err(|_| {
+            format!(
+                "this is neither algebraic notation (like Nf3, exd5, O-O, e8=Q; see Appendix C) \
              nor UCI (like g1f3)"
-        )
-    })
+            )
+        })
 }
 
 fn looks_like_uci(s: &str) -> bool {
@@ -144,8 +149,23 @@ pub fn resolve_move(pos: &Chess, text: &str, mode: CastlingMode) -> Result<Move,
             }
             Err(SanError::IllegalSan) => {
                 // FIDE notation may leave out the "x" of a capture (C.9); accept it either way.
-                if let San::Normal { role, file, rank, capture, to, promotion } = san {
-                    let flipped = San::Normal { role, file, rank, capture: !capture, to, promotion };
+                if let San::Normal {
+                    role,
+                    file,
+                    rank,
+                    capture,
+                    to,
+                    promotion,
+                } = san
+                {
+                    let flipped = San::Normal {
+                        role,
+                        file,
+                        rank,
+                        capture: !capture,
+                        to,
+                        promotion,
+                    };
                     if let Ok(m) = flipped.to_move(pos) {
                         return Ok(m);
                     }

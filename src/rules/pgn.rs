@@ -18,7 +18,10 @@ pub struct PgnGame {
 
 impl PgnGame {
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 
     /// The start position: the FEN tag when present.
@@ -43,16 +46,31 @@ impl Visitor for Collector {
         ControlFlow::Continue(Vec::new())
     }
 
-    fn tag(&mut self, tags: &mut Self::Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
-        tags.push((String::from_utf8_lossy(name).into_owned(), value.decode_utf8_lossy().into_owned()));
+    fn tag(
+        &mut self,
+        tags: &mut Self::Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<Self::Output> {
+        tags.push((
+            String::from_utf8_lossy(name).into_owned(),
+            value.decode_utf8_lossy().into_owned(),
+        ));
         ControlFlow::Continue(())
     }
 
     fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
-        ControlFlow::Continue(PgnGame { tags, ..PgnGame::default() })
+        ControlFlow::Continue(PgnGame {
+            tags,
+            ..PgnGame::default()
+        })
     }
 
-    fn san(&mut self, movetext: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
+    fn san(
+        &mut self,
+        movetext: &mut Self::Movetext,
+        san_plus: SanPlus,
+    ) -> ControlFlow<Self::Output> {
         movetext.moves.push(san_plus.san.to_string());
         ControlFlow::Continue(())
     }
@@ -61,15 +79,26 @@ impl Visitor for Collector {
         ControlFlow::Continue(())
     }
 
-    fn comment(&mut self, _movetext: &mut Self::Movetext, _comment: RawComment<'_>) -> ControlFlow<Self::Output> {
+    fn comment(
+        &mut self,
+        _movetext: &mut Self::Movetext,
+        _comment: RawComment<'_>,
+    ) -> ControlFlow<Self::Output> {
         ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self, _movetext: &mut Self::Movetext) -> ControlFlow<Self::Output, Skip> {
+    fn begin_variation(
+        &mut self,
+        _movetext: &mut Self::Movetext,
+    ) -> ControlFlow<Self::Output, Skip> {
         ControlFlow::Continue(Skip(true))
     }
 
-    fn outcome(&mut self, movetext: &mut Self::Movetext, outcome: shakmaty::Outcome) -> ControlFlow<Self::Output> {
+    fn outcome(
+        &mut self,
+        movetext: &mut Self::Movetext,
+        outcome: shakmaty::Outcome,
+    ) -> ControlFlow<Self::Output> {
         movetext.result = Some(outcome.to_string());
         ControlFlow::Continue(())
     }

@@ -188,39 +188,80 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
     let check = CheckInfo {
         checkers: checkers.into_iter().map(|s| s.to_string()).collect(),
         reason: if checkmate {
-            format!("{} is checkmated by {}: in check with no legal move (5.1.1)", capitalised(turn), pieces_on(board, checkers))
+            format!(
+                "{} is checkmated by {}: in check with no legal move (5.1.1)",
+                capitalised(turn),
+                pieces_on(board, checkers)
+            )
         } else if in_check {
-            format!("{} is in check from {} and must parry it (3.9.1, 3.9.2)", capitalised(turn), pieces_on(board, checkers))
+            format!(
+                "{} is in check from {} and must parry it (3.9.1, 3.9.2)",
+                capitalised(turn),
+                pieces_on(board, checkers)
+            )
         } else if stalemate {
-            format!("{} is not in check but has no legal move: stalemate (5.2.1)", capitalised(turn))
+            format!(
+                "{} is not in check but has no legal move: stalemate (5.2.1)",
+                capitalised(turn)
+            )
         } else {
             format!("{} is not in check", capitalised(turn))
         },
-        article: if checkmate { "5.1.1" } else if stalemate { "5.2.1" } else { "3.9.1" },
+        article: if checkmate {
+            "5.1.1"
+        } else if stalemate {
+            "5.2.1"
+        } else {
+            "3.9.1"
+        },
     };
 
     let wings = |color: Color| Wings {
-        kingside: castling_status(pos, color, CastlingSide::KingSide, game.right_lost_by(color, CastlingSide::KingSide)),
-        queenside: castling_status(pos, color, CastlingSide::QueenSide, game.right_lost_by(color, CastlingSide::QueenSide)),
+        kingside: castling_status(
+            pos,
+            color,
+            CastlingSide::KingSide,
+            game.right_lost_by(color, CastlingSide::KingSide),
+        ),
+        queenside: castling_status(
+            pos,
+            color,
+            CastlingSide::QueenSide,
+            game.right_lost_by(color, CastlingSide::QueenSide),
+        ),
     };
-    let castling = ByColorJson { white: wings(Color::White), black: wings(Color::Black) };
+    let castling = ByColorJson {
+        white: wings(Color::White),
+        black: wings(Color::Black),
+    };
 
     let ep_moves: Vec<Move> = pos.en_passant_moves().into_iter().collect();
     let en_passant: Vec<String> = ep_moves.iter().map(|m| uci(*m, mode)).collect();
     let en_passant_info = en_passant_info(pos, &ep_moves);
 
     let promotions = promotions(&legal);
-    let notations = MoveNotations { uci: &legal_moves, san: &legal_moves_san };
+    let notations = MoveNotations {
+        uci: &legal_moves,
+        san: &legal_moves_san,
+    };
     let repetition = repetition(game, pos, &legal, &notations);
     let fifty_moves = fifty_moves(pos, &legal, &notations);
 
     // The solver: can each side still mate?
     let (white_w, black_w) = if opts.skip_solver || checkmate {
-        let skipped = || Winnability::Undetermined { why: "not asked".into() };
+        let skipped = || Winnability::Undetermined {
+            why: "not asked".into(),
+        };
         if checkmate {
             // The mating side has mated; the mated side cannot mate any more.
             let mated = turn;
-            let by = |c: Color| if c == mated { Winnability::Unwinnable } else { Winnability::Winnable { helpmate: vec![] } };
+            let by = |c: Color| {
+                if c == mated {
+                    Winnability::Unwinnable
+                } else {
+                    Winnability::Winnable { helpmate: vec![] }
+                }
+            };
             (by(Color::White), by(Color::Black))
         } else {
             (skipped(), skipped())
@@ -263,14 +304,24 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
         article: "5.2.2",
     };
 
-    let outcome = outcome(pos, checkmate, stalemate, &repetition, &fifty_moves, dead_position);
+    let outcome = outcome(
+        pos,
+        checkmate,
+        stalemate,
+        &repetition,
+        &fifty_moves,
+        dead_position,
+    );
     let over = outcome.clone();
     let flag_for = |flagged: Color, opponent: &Winnability, line_san: &[String]| -> Ruling {
         let opp = flagged.other();
         if let Some(o) = &over {
             return Ruling {
                 result: Some(o.result.clone()),
-                reason: format!("the game is already over ({}: {}), so a flag falling now changes nothing (6.9)", o.reason, o.result),
+                reason: format!(
+                    "the game is already over ({}: {}), so a flag falling now changes nothing (6.9)",
+                    o.reason, o.result
+                ),
                 articles: vec!["6.9", o.article],
             };
         }
@@ -279,48 +330,95 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
                 result: Some(result_for_winner(opp)),
                 reason: format!(
                     "if {}'s flag falls, {} wins: {} could still checkmate by a series of legal moves{} (6.9)",
-                    color_name(flagged), color_name(opp), color_name(opp),
-                    if line_san.is_empty() { String::new() } else { format!(", for example {}", short_line(line_san)) }
+                    color_name(flagged),
+                    color_name(opp),
+                    color_name(opp),
+                    if line_san.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", for example {}", short_line(line_san))
+                    }
                 ),
                 articles: vec!["6.9"],
             },
             Winnability::Unwinnable => Ruling {
                 result: Some("1/2-1/2".into()),
-                reason: format!("if {}'s flag falls, the game is drawn: {} cannot checkmate by any series of legal moves (6.9)", color_name(flagged), color_name(opp)),
+                reason: format!(
+                    "if {}'s flag falls, the game is drawn: {} cannot checkmate by any series of legal moves (6.9)",
+                    color_name(flagged),
+                    color_name(opp)
+                ),
                 articles: vec!["6.9"],
             },
-            Winnability::Undetermined { why } => Ruling { result: None, reason: format!("undetermined: {why} (6.9)"), articles: vec!["6.9"] },
+            Winnability::Undetermined { why } => Ruling {
+                result: None,
+                reason: format!("undetermined: {why} (6.9)"),
+                articles: vec!["6.9"],
+            },
         }
     };
-    let flag_info = ByColorJson { white: flag_for(Color::White, &black_w, &black_line), black: flag_for(Color::Black, &white_w, &white_line) };
-    let flag = ByColorJson { white: flag_info.white.result.clone(), black: flag_info.black.result.clone() };
+    let flag_info = ByColorJson {
+        white: flag_for(Color::White, &black_w, &black_line),
+        black: flag_for(Color::Black, &white_w, &white_line),
+    };
+    let flag = ByColorJson {
+        white: flag_info.white.result.clone(),
+        black: flag_info.black.result.clone(),
+    };
     let resign_for = |resigner: Color, opponent: &Winnability| -> Ruling {
         let opp = resigner.other();
         if let Some(o) = &over {
             return Ruling {
                 result: Some(o.result.clone()),
-                reason: format!("the game is already over ({}: {}); resigning now changes nothing (5.1.2)", o.reason, o.result),
+                reason: format!(
+                    "the game is already over ({}: {}); resigning now changes nothing (5.1.2)",
+                    o.reason, o.result
+                ),
                 articles: vec!["5.1.2", o.article],
             };
         }
         match opponent {
-            Winnability::Winnable { .. } => Ruling { result: Some(result_for_winner(opp)), reason: format!("if {} resigns, {} wins (5.1.2)", color_name(resigner), color_name(opp)), articles: vec!["5.1.2"] },
-            Winnability::Unwinnable => Ruling {
-                result: Some("1/2-1/2".into()),
-                reason: format!("if {} resigns, the game is still drawn: {} cannot checkmate by any series of legal moves (5.1.2, new in 2023)", color_name(resigner), color_name(opp)),
+            Winnability::Winnable { .. } => Ruling {
+                result: Some(result_for_winner(opp)),
+                reason: format!(
+                    "if {} resigns, {} wins (5.1.2)",
+                    color_name(resigner),
+                    color_name(opp)
+                ),
                 articles: vec!["5.1.2"],
             },
-            Winnability::Undetermined { why } => Ruling { result: None, reason: format!("undetermined: {why} (5.1.2)"), articles: vec!["5.1.2"] },
+            Winnability::Unwinnable => Ruling {
+                result: Some("1/2-1/2".into()),
+                reason: format!(
+                    "if {} resigns, the game is still drawn: {} cannot checkmate by any series of legal moves (5.1.2, new in 2023)",
+                    color_name(resigner),
+                    color_name(opp)
+                ),
+                articles: vec!["5.1.2"],
+            },
+            Winnability::Undetermined { why } => Ruling {
+                result: None,
+                reason: format!("undetermined: {why} (5.1.2)"),
+                articles: vec!["5.1.2"],
+            },
         }
     };
-    let resignation = ByColorJson { white: resign_for(Color::White, &black_w), black: resign_for(Color::Black, &white_w) };
+    let resignation = ByColorJson {
+        white: resign_for(Color::White, &black_w),
+        black: resign_for(Color::Black, &white_w),
+    };
 
     let move_check = move_text.map(|text| check_move(game, pos, text));
     let history = game
         .plies
         .iter()
         .enumerate()
-        .map(|(i, p)| HistoryMove { ply: i + 1, number: p.number.clone(), san: p.san.clone(), uci: p.uci.clone() })
+        .map(|(i, p)| HistoryMove {
+            ply: i + 1,
+            number: p.number.clone(),
+            san: p.san.clone(),
+            uci: p.uci.clone(),
+        })
         .collect();
 
     Report {
@@ -383,7 +481,9 @@ pub fn article_for_move(m: Move) -> &'static str {
     match m {
         Move::Castle { .. } => "3.8.2",
         Move::EnPassant { .. } => "3.7.3.1",
-        Move::Normal { promotion: Some(_), .. } => "3.7.3.3",
+        Move::Normal {
+            promotion: Some(_), ..
+        } => "3.7.3.3",
         Move::Normal { role, .. } => super::describe::movement_article(role),
         Move::Put { .. } => "3.10.2",
     }
@@ -449,17 +549,36 @@ fn en_passant_info(pos: &Chess, ep_moves: &[Move]) -> EnPassantInfo {
             }
         }
     };
-    EnPassantInfo { target: target.map(|t| t.to_string()), captures_san, reason, articles }
+    EnPassantInfo {
+        target: target.map(|t| t.to_string()),
+        captures_san,
+        reason,
+        articles,
+    }
 }
 
 fn promotions(legal: &shakmaty::MoveList) -> Vec<Promotion> {
     let mut out: Vec<Promotion> = Vec::new();
     for m in legal {
-        if let Move::Normal { from, to, promotion: Some(p), .. } = *m {
+        if let Move::Normal {
+            from,
+            to,
+            promotion: Some(p),
+            ..
+        } = *m
+        {
             let choice = p.upper_char().to_string();
-            match out.iter_mut().find(|x| x.from == from.to_string() && x.to == to.to_string()) {
+            match out
+                .iter_mut()
+                .find(|x| x.from == from.to_string() && x.to == to.to_string())
+            {
                 Some(existing) => existing.choices.push(choice),
-                None => out.push(Promotion { from: from.to_string(), to: to.to_string(), choices: vec![choice], article: "3.7.3.3" }),
+                None => out.push(Promotion {
+                    from: from.to_string(),
+                    to: to.to_string(),
+                    choices: vec![choice],
+                    article: "3.7.3.3",
+                }),
             }
         }
     }
@@ -472,7 +591,12 @@ struct MoveNotations<'a> {
     san: &'a [String],
 }
 
-fn repetition(game: &Game, pos: &Chess, legal: &shakmaty::MoveList, notations: &MoveNotations) -> Repetition {
+fn repetition(
+    game: &Game,
+    pos: &Chess,
+    legal: &shakmaty::MoveList,
+    notations: &MoveNotations,
+) -> Repetition {
     // Index the game's positions by hash, then confirm with full FIDE equality.
     let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
     let positions: Vec<&Chess> = game.positions().collect();
@@ -482,7 +606,10 @@ fn repetition(game: &Game, pos: &Chess, legal: &shakmaty::MoveList, notations: &
     }
     let occurrences = |p: &Chess| -> Vec<usize> {
         let h: Zobrist64 = p.zobrist_hash(EnPassantMode::Legal);
-        by_hash.get(&h.0).map(|v| v.iter().copied().filter(|&i| positions[i] == p).collect()).unwrap_or_default()
+        by_hash
+            .get(&h.0)
+            .map(|v| v.iter().copied().filter(|&i| positions[i] == p).collect())
+            .unwrap_or_default()
     };
     let plies = occurrences(pos);
     let count = plies.len();
@@ -502,16 +629,24 @@ fn repetition(game: &Game, pos: &Chess, legal: &shakmaty::MoveList, notations: &
     let fivefold = count >= 5;
     let turn = color_name(pos.turn());
     let reason = if fivefold {
-        format!("this position has now occurred {count} times: the game is drawn automatically (9.6.1)")
+        format!(
+            "this position has now occurred {count} times: the game is drawn automatically (9.6.1)"
+        )
     } else if threefold_now {
-        format!("this position has occurred {count} times (after plies {}): {turn}, having the move, may claim a draw (9.2.2)", join_nums(&plies))
+        format!(
+            "this position has occurred {count} times (after plies {}): {turn}, having the move, may claim a draw (9.2.2)",
+            join_nums(&plies)
+        )
     } else if !threefold_by_move_san.is_empty() {
         format!(
             "{turn} may claim a draw by writing {} on the scoresheet and declaring it to the arbiter without playing it: that move would make the position occur for the third time (9.2.1)",
             threefold_by_move_san.join(" or ")
         )
     } else if count == 2 {
-        format!("this position has occurred twice (after plies {}); a third occurrence would allow a claim (9.2)", join_nums(&plies))
+        format!(
+            "this position has occurred twice (after plies {}); a third occurrence would allow a claim (9.2)",
+            join_nums(&plies)
+        )
     } else {
         "this position has not occurred before in the game given".into()
     };
@@ -524,11 +659,23 @@ fn repetition(game: &Game, pos: &Chess, legal: &shakmaty::MoveList, notations: &
     } else {
         vec!["9.2", "9.2.3"]
     };
-    Repetition { count, plies, threefold_now, threefold_by_move, threefold_by_move_san, fivefold, reason, articles }
+    Repetition {
+        count,
+        plies,
+        threefold_now,
+        threefold_by_move,
+        threefold_by_move_san,
+        fivefold,
+        reason,
+        articles,
+    }
 }
 
 fn join_nums(v: &[usize]) -> String {
-    v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ")
+    v.iter()
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn fifty_moves(pos: &Chess, legal: &shakmaty::MoveList, notations: &MoveNotations) -> FiftyMoves {
@@ -554,13 +701,27 @@ fn fifty_moves(pos: &Chess, legal: &shakmaty::MoveList, notations: &MoveNotation
     let turn = color_name(pos.turn());
     let full = clock / 2;
     let reason = if seventy_five {
-        format!("{clock} half-moves ({full} moves each) without a capture or pawn move: the game is drawn automatically (9.6.2)")
+        format!(
+            "{clock} half-moves ({full} moves each) without a capture or pawn move: the game is drawn automatically (9.6.2)"
+        )
     } else if claim_now {
-        format!("{clock} half-moves without a capture or pawn move: {turn}, having the move, may claim a draw (9.3.2)")
+        format!(
+            "{clock} half-moves without a capture or pawn move: {turn}, having the move, may claim a draw (9.3.2)"
+        )
     } else if !claim_by_move_san.is_empty() {
-        format!("{clock} half-moves without a capture or pawn move: {turn} may claim a draw by writing {} on the scoresheet and declaring it without playing it (9.3.1)", claim_by_move_san.iter().take(3).cloned().collect::<Vec<_>>().join(" or "))
+        format!(
+            "{clock} half-moves without a capture or pawn move: {turn} may claim a draw by writing {} on the scoresheet and declaring it without playing it (9.3.1)",
+            claim_by_move_san
+                .iter()
+                .take(3)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" or ")
+        )
     } else {
-        format!("{clock} half-moves since the last capture or pawn move; a claim needs 100 (fifty moves by each player) (9.3)")
+        format!(
+            "{clock} half-moves since the last capture or pawn move; a claim needs 100 (fifty moves by each player) (9.3)"
+        )
     };
     let articles = if seventy_five {
         vec!["9.6.2"]
@@ -571,27 +732,64 @@ fn fifty_moves(pos: &Chess, legal: &shakmaty::MoveList, notations: &MoveNotation
     } else {
         vec!["9.3"]
     };
-    FiftyMoves { halfmove_clock: clock, claim_now, claim_by_move, claim_by_move_san, seventy_five, reason, articles }
+    FiftyMoves {
+        halfmove_clock: clock,
+        claim_now,
+        claim_by_move,
+        claim_by_move_san,
+        seventy_five,
+        reason,
+        articles,
+    }
 }
 
-fn outcome(pos: &Chess, checkmate: bool, stalemate: bool, rep: &Repetition, fifty: &FiftyMoves, dead: Option<bool>) -> Option<GameOutcome> {
+fn outcome(
+    pos: &Chess,
+    checkmate: bool,
+    stalemate: bool,
+    rep: &Repetition,
+    fifty: &FiftyMoves,
+    dead: Option<bool>,
+) -> Option<GameOutcome> {
     let turn = pos.turn();
     if checkmate {
         return Some(GameOutcome {
             result: result_for_winner(turn.other()),
             reason: "checkmate".into(),
             article: "5.1.1",
-            explanation: format!("{} is checkmated: {} wins (5.1.1)", capitalised(turn), color_name(turn.other())),
+            explanation: format!(
+                "{} is checkmated: {} wins (5.1.1)",
+                capitalised(turn),
+                color_name(turn.other())
+            ),
         });
     }
     if stalemate {
-        return Some(GameOutcome { result: "1/2-1/2".into(), reason: "stalemate".into(), article: "5.2.1", explanation: format!("{} has no legal move and is not in check: stalemate, a draw (5.2.1)", capitalised(turn)) });
+        return Some(GameOutcome {
+            result: "1/2-1/2".into(),
+            reason: "stalemate".into(),
+            article: "5.2.1",
+            explanation: format!(
+                "{} has no legal move and is not in check: stalemate, a draw (5.2.1)",
+                capitalised(turn)
+            ),
+        });
     }
     if rep.fivefold {
-        return Some(GameOutcome { result: "1/2-1/2".into(), reason: "fivefold repetition".into(), article: "9.6.1", explanation: rep.reason.clone() });
+        return Some(GameOutcome {
+            result: "1/2-1/2".into(),
+            reason: "fivefold repetition".into(),
+            article: "9.6.1",
+            explanation: rep.reason.clone(),
+        });
     }
     if fifty.seventy_five {
-        return Some(GameOutcome { result: "1/2-1/2".into(), reason: "seventy-five moves".into(), article: "9.6.2", explanation: fifty.reason.clone() });
+        return Some(GameOutcome {
+            result: "1/2-1/2".into(),
+            reason: "seventy-five moves".into(),
+            article: "9.6.2",
+            explanation: fifty.reason.clone(),
+        });
     }
     if dead == Some(true) {
         return Some(GameOutcome { result: "1/2-1/2".into(), reason: "dead position".into(), article: "5.2.2", explanation: "neither side can checkmate by any series of legal moves: dead position, a draw (5.2.2)".into() });
@@ -599,12 +797,16 @@ fn outcome(pos: &Chess, checkmate: bool, stalemate: bool, rep: &Repetition, fift
     None
 }
 
-
 /// A helpmate line short enough for a sentence; the full line stays in `dead_position_info`.
 pub fn short_line(line: &[String]) -> String {
     if line.len() <= 12 {
         line.join(" ")
     } else {
-        format!("{} … {} ({} half-moves)", line[..6].join(" "), line[line.len() - 3..].join(" "), line.len())
+        format!(
+            "{} … {} ({} half-moves)",
+            line[..6].join(" "),
+            line[line.len() - 3..].join(" "),
+            line.len()
+        )
     }
 }

@@ -58,7 +58,9 @@ pub fn chasolver_fen(pos: &Chess, mode: CastlingMode) -> String {
     if mode == CastlingMode::Chess960 {
         setup.castling_rights = shakmaty::Bitboard::EMPTY;
     }
-    Fen::try_from_setup(setup).map(|f| f.to_string()).unwrap_or_else(|e| e.ignore().to_string())
+    Fen::try_from_setup(setup)
+        .map(|f| f.to_string())
+        .unwrap_or_else(|e| e.ignore().to_string())
 }
 
 /// The bridge to chasolver's board type.
@@ -99,7 +101,10 @@ fn pool() -> &'static Arc<SolverPool> {
     POOL.get_or_init(|| {
         let (tx, rx) = mpsc::channel::<Job>();
         let rx = Arc::new(Mutex::new(rx));
-        let pool = Arc::new(SolverPool { jobs: Mutex::new(tx), cache: Mutex::new(HashMap::new()) });
+        let pool = Arc::new(SolverPool {
+            jobs: Mutex::new(tx),
+            cache: Mutex::new(HashMap::new()),
+        });
         for i in 0..SOLVER_THREADS {
             let rx = Arc::clone(&rx);
             let pool = Arc::clone(&pool);
@@ -146,17 +151,26 @@ impl SolverPool {
 fn run_full(board: &chess::Board, winner: chess::Color) -> Winnability {
     let outcome = std::panic::catch_unwind(|| chasolver::winnability(board, winner));
     match outcome {
-        Ok(Some(chasolver::Winnability::Winnable { helpmate })) => {
-            Winnability::Winnable { helpmate: helpmate.iter().map(|m| m.to_string()).collect() }
-        }
+        Ok(Some(chasolver::Winnability::Winnable { helpmate })) => Winnability::Winnable {
+            helpmate: helpmate.iter().map(|m| m.to_string()).collect(),
+        },
         Ok(Some(chasolver::Winnability::Unwinnable)) => Winnability::Unwinnable,
-        Ok(None) => Winnability::Undetermined { why: "the solver gave up on this position".into() },
-        Err(_) => Winnability::Undetermined { why: "the solver failed on this position".into() },
+        Ok(None) => Winnability::Undetermined {
+            why: "the solver gave up on this position".into(),
+        },
+        Err(_) => Winnability::Undetermined {
+            why: "the solver failed on this position".into(),
+        },
     }
 }
 
 /// Decides whether `winner` can still mate in `pos`.
-pub fn winnability(pos: &Chess, mode: CastlingMode, winner: Color, budget: SolverBudget) -> Winnability {
+pub fn winnability(
+    pos: &Chess,
+    mode: CastlingMode,
+    winner: Color,
+    budget: SolverBudget,
+) -> Winnability {
     // The FEN is both the bridge to the solver's board and the cache key.
     let fen = chasolver_fen(pos, mode);
     let board = match board_from_fen(&fen) {
@@ -179,14 +193,29 @@ pub fn winnability(pos: &Chess, mode: CastlingMode, winner: Color, budget: Solve
     let sent = pool
         .jobs
         .lock()
-        .map(|jobs| jobs.send(Job { board, winner: chess_winner, key, reply }).is_ok())
+        .map(|jobs| {
+            jobs.send(Job {
+                board,
+                winner: chess_winner,
+                key,
+                reply,
+            })
+            .is_ok()
+        })
         .unwrap_or(false);
     if !sent {
-        return Winnability::Undetermined { why: "the solver is unavailable".into() };
+        return Winnability::Undetermined {
+            why: "the solver is unavailable".into(),
+        };
     }
-    answer.recv_timeout(limit).unwrap_or_else(|_| Winnability::Undetermined {
-        why: format!("not decided within the solver budget of {} ms", limit.as_millis()),
-    })
+    answer
+        .recv_timeout(limit)
+        .unwrap_or_else(|_| Winnability::Undetermined {
+            why: format!(
+                "not decided within the solver budget of {} ms",
+                limit.as_millis()
+            ),
+        })
 }
 
 /// Turns a helpmate line (UCI) into SAN from `pos`, stopping at the first move that does not
@@ -195,7 +224,9 @@ pub fn helpmate_san(pos: &Chess, line: &[String]) -> Vec<String> {
     let mut p = pos.clone();
     let mut out = Vec::with_capacity(line.len());
     for text in line {
-        let Ok(uci) = UciMove::from_ascii(text.as_bytes()) else { break };
+        let Ok(uci) = UciMove::from_ascii(text.as_bytes()) else {
+            break;
+        };
         let Ok(m) = uci.to_move(&p) else { break };
         out.push(super::notation::san_plus(&p, m));
         p.play_unchecked(m);
@@ -208,15 +239,24 @@ mod tests {
     use super::*;
 
     fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
     }
 
     #[test]
     fn bridge_keeps_castling_and_legal_ep_only() {
         let p = pos("r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1");
-        assert_eq!(chasolver_fen(&p, CastlingMode::Standard), "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1");
+        assert_eq!(
+            chasolver_fen(&p, CastlingMode::Standard),
+            "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1"
+        );
         let p = pos("4k3/8/8/3p4/8/8/8/4K3 w - d6 0 1");
-        assert_eq!(chasolver_fen(&p, CastlingMode::Standard), "4k3/8/8/3p4/8/8/8/4K3 w - - 0 1");
+        assert_eq!(
+            chasolver_fen(&p, CastlingMode::Standard),
+            "4k3/8/8/3p4/8/8/8/4K3 w - - 0 1"
+        );
         assert!(to_chess_board(&p, CastlingMode::Standard).is_ok());
     }
 
@@ -224,13 +264,22 @@ mod tests {
     fn knight_against_pawn_is_winnable_both_ways() {
         let p = pos("8/8/8/4k3/8/8/2p5/K1N5 w - - 0 1");
         let unlimited = SolverBudget(None);
-        assert!(matches!(winnability(&p, CastlingMode::Standard, Color::White, unlimited), Winnability::Winnable { .. }));
-        assert!(matches!(winnability(&p, CastlingMode::Standard, Color::Black, unlimited), Winnability::Winnable { .. }));
+        assert!(matches!(
+            winnability(&p, CastlingMode::Standard, Color::White, unlimited),
+            Winnability::Winnable { .. }
+        ));
+        assert!(matches!(
+            winnability(&p, CastlingMode::Standard, Color::Black, unlimited),
+            Winnability::Winnable { .. }
+        ));
     }
 
     #[test]
     fn lone_king_cannot_mate() {
         let p = pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
-        assert_eq!(winnability(&p, CastlingMode::Standard, Color::Black, SolverBudget(None)), Winnability::Unwinnable);
+        assert_eq!(
+            winnability(&p, CastlingMode::Standard, Color::Black, SolverBudget(None)),
+            Winnability::Unwinnable
+        );
     }
 }

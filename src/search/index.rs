@@ -25,7 +25,10 @@ use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, Te
 use tantivy::schema::{
     Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
 };
-use tantivy::tokenizer::{Language, LowerCaser, SimpleTokenizer, Stemmer, StopWordFilter, TextAnalyzer, WhitespaceTokenizer};
+use tantivy::tokenizer::{
+    Language, LowerCaser, SimpleTokenizer, Stemmer, StopWordFilter, TextAnalyzer,
+    WhitespaceTokenizer,
+};
 use tantivy::{Index, IndexReader, TantivyDocument, Term, doc};
 
 use super::vocabulary::Vocabulary;
@@ -41,10 +44,11 @@ const SCHEMA_VERSION: &str = "2";
 /// Words too common to help. Unlike tantivy's English list it keeps `no`, `not`, `if`,
 /// `before`, `after`, which change what a rules question means.
 const STOP_WORDS: &[&str] = &[
-    "a", "an", "the", "is", "are", "was", "were", "be", "been", "am", "of", "to", "in", "on", "at", "for", "with",
-    "by", "and", "or", "it", "its", "this", "that", "these", "those", "do", "does", "did", "i", "my", "me", "you",
-    "your", "he", "she", "his", "her", "we", "our", "they", "their", "what", "which", "who", "how", "there", "here",
-    "as", "from", "so", "than", "then", "about", "any", "some", "just", "also", "s", "t", "please", "hi", "hello",
+    "a", "an", "the", "is", "are", "was", "were", "be", "been", "am", "of", "to", "in", "on", "at",
+    "for", "with", "by", "and", "or", "it", "its", "this", "that", "these", "those", "do", "does",
+    "did", "i", "my", "me", "you", "your", "he", "she", "his", "her", "we", "our", "they", "their",
+    "what", "which", "who", "how", "there", "here", "as", "from", "so", "than", "then", "about",
+    "any", "some", "just", "also", "s", "t", "please", "hi", "hello",
 ];
 
 /// Why an index could not be built or opened.
@@ -170,9 +174,15 @@ impl Default for Tuning {
 impl Tuning {
     /// Sets one weight by name (`"title=3.5"`), for experiments.
     pub fn set(&mut self, assignment: &str) -> Result<(), String> {
-        let (key, value) = assignment.split_once('=').ok_or_else(|| format!("{assignment}: expected key=value"))?;
+        let (key, value) = assignment
+            .split_once('=')
+            .ok_or_else(|| format!("{assignment}: expected key=value"))?;
         let (key, value) = (key.trim(), value.trim());
-        let num = || value.parse::<f32>().map_err(|e| format!("{assignment}: {e}"));
+        let num = || {
+            value
+                .parse::<f32>()
+                .map_err(|e| format!("{assignment}: {e}"))
+        };
         match key {
             "title" => self.title = num()?,
             "title_flat" => self.title_flat = num()?,
@@ -235,8 +245,12 @@ impl PageField {
     const B: f32 = 0.75;
 
     fn new(texts: Vec<Vec<String>>) -> PageField {
-        let mut field = PageField { lengths: texts.iter().map(|t| t.len() as u32).collect(), ..PageField::default() };
-        field.average = (field.lengths.iter().sum::<u32>() as f32 / texts.len().max(1) as f32).max(1.0);
+        let mut field = PageField {
+            lengths: texts.iter().map(|t| t.len() as u32).collect(),
+            ..PageField::default()
+        };
+        field.average =
+            (field.lengths.iter().sum::<u32>() as f32 / texts.len().max(1) as f32).max(1.0);
         for (page, terms) in texts.into_iter().enumerate() {
             for term in terms {
                 let list = field.postings.entry(term).or_default();
@@ -251,12 +265,15 @@ impl PageField {
 
     /// Adds `weight` × the BM25 score of `term` to each page's score.
     fn add_scores(&self, term: &str, weight: f32, scores: &mut [f32]) {
-        let Some(list) = self.postings.get(term) else { return };
+        let Some(list) = self.postings.get(term) else {
+            return;
+        };
         let n = self.lengths.len() as f32;
         let idf = (1.0 + (n - list.len() as f32 + 0.5) / (list.len() as f32 + 0.5)).ln();
         for &(page, tf) in list {
             let tf = tf as f32;
-            let norm = Self::K1 * (1.0 - Self::B + Self::B * self.lengths[page] as f32 / self.average);
+            let norm =
+                Self::K1 * (1.0 - Self::B + Self::B * self.lengths[page] as f32 / self.average);
             scores[page] += weight * idf * (1.0 + Self::K1) * tf / (tf + norm);
         }
     }
@@ -274,15 +291,29 @@ impl PageStats {
         for page in &book.pages {
             fields[0].push(stems(analyzer, &normalise_notation(&page.title)));
             fields[1].push(stems(analyzer, &normalise_notation(&page.summary)));
-            fields[2].push(stems(analyzer, &normalise_notation(&page.aliases.join(" ; "))));
-            fields[3].push(stems(analyzer, &normalise_notation(&page.keywords.join(" ; "))));
+            fields[2].push(stems(
+                analyzer,
+                &normalise_notation(&page.aliases.join(" ; ")),
+            ));
+            fields[3].push(stems(
+                analyzer,
+                &normalise_notation(&page.keywords.join(" ; ")),
+            ));
             let mut bigrams = String::new();
-            for phrase in page.aliases.iter().chain(&page.keywords).chain(std::iter::once(&page.title)) {
+            for phrase in page
+                .aliases
+                .iter()
+                .chain(&page.keywords)
+                .chain(std::iter::once(&page.title))
+            {
                 bigrams.push_str(&bigram_text(analyzer, &normalise_notation(phrase)));
             }
             fields[4].push(bigrams.split_whitespace().map(str::to_string).collect());
         }
-        PageStats { ids: book.pages.iter().map(|p| p.id.clone()).collect(), fields: fields.into_iter().map(PageField::new).collect() }
+        PageStats {
+            ids: book.pages.iter().map(|p| p.id.clone()).collect(),
+            fields: fields.into_iter().map(PageField::new).collect(),
+        }
     }
 }
 
@@ -319,9 +350,16 @@ pub struct SearchIndex {
 }
 
 fn text_options(tokenizer: &str, norms: bool, positions: bool) -> TextOptions {
-    let record = if positions { IndexRecordOption::WithFreqsAndPositions } else { IndexRecordOption::WithFreqs };
+    let record = if positions {
+        IndexRecordOption::WithFreqsAndPositions
+    } else {
+        IndexRecordOption::WithFreqs
+    };
     TextOptions::default().set_indexing_options(
-        TextFieldIndexing::default().set_tokenizer(tokenizer).set_index_option(record).set_fieldnorms(norms),
+        TextFieldIndexing::default()
+            .set_tokenizer(tokenizer)
+            .set_index_option(record)
+            .set_fieldnorms(norms),
     )
 }
 
@@ -345,7 +383,9 @@ fn schema() -> (Schema, Fields) {
 fn english_analyzer() -> TextAnalyzer {
     TextAnalyzer::builder(SimpleTokenizer::default())
         .filter(LowerCaser)
-        .filter(StopWordFilter::remove(STOP_WORDS.iter().map(|s| s.to_string()).collect::<Vec<_>>()))
+        .filter(StopWordFilter::remove(
+            STOP_WORDS.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        ))
         .filter(Stemmer::new(Language::English))
         .build()
 }
@@ -353,7 +393,10 @@ fn english_analyzer() -> TextAnalyzer {
 fn register_tokenizers(index: &Index) {
     index.tokenizers().register(ENGLISH, english_analyzer());
     // Bigrams are made by `bigrams()` and stored space-separated.
-    index.tokenizers().register(BIGRAMS, TextAnalyzer::builder(WhitespaceTokenizer::default()).build());
+    index.tokenizers().register(
+        BIGRAMS,
+        TextAnalyzer::builder(WhitespaceTokenizer::default()).build(),
+    );
 }
 
 /// The stemmed tokens of a text, stop words removed.
@@ -398,7 +441,10 @@ fn normalise_notation(text: &str) -> String {
 /// "2 minutes" → "two minutes", so that digits and words meet; article numbers (7.5.5),
 /// times (90+30) and larger numbers are left alone.
 fn spell_small_numbers(text: &str) -> String {
-    const WORDS: [&str; 13] = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+    const WORDS: [&str; 13] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve",
+    ];
     if !text.bytes().any(|b| b.is_ascii_digit()) {
         return text.to_string();
     }
@@ -414,7 +460,10 @@ fn spell_small_numbers(text: &str) -> String {
             let before = if start == 0 { b' ' } else { bytes[start - 1] };
             let after = bytes.get(i).copied().unwrap_or(b' ');
             let after2 = bytes.get(i + 1).copied().unwrap_or(b' ');
-            let joined = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'/' | b'-' | b'=' | b':' | b'_');
+            let joined = |b: u8| {
+                b.is_ascii_alphanumeric()
+                    || matches!(b, b'.' | b'+' | b'/' | b'-' | b'=' | b':' | b'_')
+            };
             let ends_sentence = after == b'.' && !after2.is_ascii_alphanumeric();
             let n: usize = text[start..i].parse().unwrap_or(usize::MAX);
             if n < WORDS.len() && !joined(before) && (!joined(after) || ends_sentence) {
@@ -451,7 +500,9 @@ pub fn articles_in_query(query: &str) -> Vec<String> {
     for c in article_query_re().captures_iter(query) {
         let n = c[1].to_string();
         let n = match n.split_once('.') {
-            Some((head, tail)) if head.chars().all(|c| c.is_ascii_alphabetic()) => format!("{}.{tail}", head.to_ascii_uppercase()),
+            Some((head, tail)) if head.chars().all(|c| c.is_ascii_alphabetic()) => {
+                format!("{}.{tail}", head.to_ascii_uppercase())
+            }
             _ => n,
         };
         if !out.contains(&n) {
@@ -480,10 +531,17 @@ fn notation_words(query: &str) -> Vec<String> {
     static PAWN: OnceLock<Regex> = OnceLock::new();
     static DESCRIPTIVE: OnceLock<Regex> = OnceLock::new();
     static MATERIAL: OnceLock<Regex> = OnceLock::new();
-    let san = SAN.get_or_init(|| Regex::new(r"\b([KQRBN])([a-h]?[1-8]?)x?[a-h][1-8](?:=?[QRBN])?[+#]?").expect("valid regex"));
-    let pawn = PAWN.get_or_init(|| Regex::new(r"\b[a-h](?:x[a-h])?[18]=?([QRBN])\b|\b[a-h]x[a-h][1-8]\b").expect("valid regex"));
-    let descriptive = DESCRIPTIVE.get_or_init(|| Regex::new(r"\b[PNBRQK]x?-?[QK]?[RNB]?[1-8]\b").expect("valid regex"));
-    let material = MATERIAL.get_or_init(|| Regex::new(r"(?:^|[\s(])(K(?:\s?\+\s?[QRBNP]{1,2})*)(?:$|[\s,.?!)])").expect("valid regex"));
+    let san = SAN.get_or_init(|| {
+        Regex::new(r"\b([KQRBN])([a-h]?[1-8]?)x?[a-h][1-8](?:=?[QRBN])?[+#]?").expect("valid regex")
+    });
+    let pawn = PAWN.get_or_init(|| {
+        Regex::new(r"\b[a-h](?:x[a-h])?[18]=?([QRBN])\b|\b[a-h]x[a-h][1-8]\b").expect("valid regex")
+    });
+    let descriptive = DESCRIPTIVE
+        .get_or_init(|| Regex::new(r"\b[PNBRQK]x?-?[QK]?[RNB]?[1-8]\b").expect("valid regex"));
+    let material = MATERIAL.get_or_init(|| {
+        Regex::new(r"(?:^|[\s(])(K(?:\s?\+\s?[QRBNP]{1,2})*)(?:$|[\s,.?!)])").expect("valid regex")
+    });
     let mut out = Vec::new();
     for c in san.captures_iter(query) {
         let piece = c[1].chars().next().unwrap_or('P');
@@ -496,7 +554,10 @@ fn notation_words(query: &str) -> Vec<String> {
     }
     for c in pawn.captures_iter(query) {
         match c.get(1) {
-            Some(p) => out.push(format!("pawn promotion {}", piece_name(p.as_str().chars().next().unwrap_or('Q')))),
+            Some(p) => out.push(format!(
+                "pawn promotion {}",
+                piece_name(p.as_str().chars().next().unwrap_or('Q'))
+            )),
             None => out.push("pawn capture".into()),
         }
     }
@@ -504,7 +565,11 @@ fn notation_words(query: &str) -> Vec<String> {
         out.push("descriptive notation algebraic".into());
     }
     for c in material.captures_iter(query) {
-        let names: Vec<&str> = c[1].chars().filter(|ch| ch.is_ascii_uppercase()).map(piece_name).collect();
+        let names: Vec<&str> = c[1]
+            .chars()
+            .filter(|ch| ch.is_ascii_uppercase())
+            .map(piece_name)
+            .collect();
         out.push(names.join(" "));
     }
     out
@@ -512,7 +577,9 @@ fn notation_words(query: &str) -> Vec<String> {
 
 /// The words of a text, lower-cased, for the spelling corrector.
 fn words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase)
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
 }
 
 /// A weighted term of the query.
@@ -541,7 +608,10 @@ impl QueryTerms {
 
 impl SearchIndex {
     /// Builds an index in memory (the default at start-up: tens of milliseconds).
-    pub fn build_in_memory(book: &Rulebook, vocabulary: Vocabulary) -> Result<SearchIndex, IndexError> {
+    pub fn build_in_memory(
+        book: &Rulebook,
+        vocabulary: Vocabulary,
+    ) -> Result<SearchIndex, IndexError> {
         let (schema, fields) = schema();
         let index = Index::create_in_ram(schema);
         Self::fill(&index, fields, book)?;
@@ -557,7 +627,11 @@ impl SearchIndex {
             let body = normalise_notation(&p.text);
             // The enclosing headings, without the page title (that is the page's business)
             // and without this heading (that is `title`).
-            let parents = if p.heading_path.len() > 2 { p.heading_path[1..p.heading_path.len() - 1].join(" / ") } else { String::new() };
+            let parents = if p.heading_path.len() > 2 {
+                p.heading_path[1..p.heading_path.len() - 1].join(" / ")
+            } else {
+                String::new()
+            };
             let mut d = doc!(
                 f.idx => i as u64,
                 f.page => p.page.clone(),
@@ -580,7 +654,13 @@ impl SearchIndex {
         Ok(())
     }
 
-    fn from_index(index: Index, fields: Fields, book: &Rulebook, vocabulary: Vocabulary, origin: String) -> Result<SearchIndex, IndexError> {
+    fn from_index(
+        index: Index,
+        fields: Fields,
+        book: &Rulebook,
+        vocabulary: Vocabulary,
+        origin: String,
+    ) -> Result<SearchIndex, IndexError> {
         register_tokenizers(&index);
         let reader = index.reader()?;
         let mut known_words: HashMap<String, u32> = HashMap::new();
@@ -596,7 +676,10 @@ impl SearchIndex {
         for page in &book.pages {
             add_words(&page.title);
             add_words(&page.summary);
-            page.aliases.iter().chain(&page.keywords).for_each(|s| add_words(s));
+            page.aliases
+                .iter()
+                .chain(&page.keywords)
+                .for_each(|s| add_words(s));
         }
         for (k, v) in vocabulary.expand.iter().chain(vocabulary.correct.iter()) {
             add_words(k);
@@ -605,7 +688,10 @@ impl SearchIndex {
         let mut by_initial: HashMap<char, Vec<String>> = HashMap::new();
         for w in known_words.keys() {
             if w.chars().count() >= 3 && w.chars().all(char::is_alphabetic) {
-                by_initial.entry(w.chars().next().unwrap_or(' ')).or_default().push(w.clone());
+                by_initial
+                    .entry(w.chars().next().unwrap_or(' '))
+                    .or_default()
+                    .push(w.clone());
             }
         }
         for list in by_initial.values_mut() {
@@ -615,8 +701,17 @@ impl SearchIndex {
         let page_stats = PageStats::new(book, &mut analyzer);
         let mut page_stems: HashMap<&str, Vec<String>> = HashMap::new();
         for page in &book.pages {
-            let text = format!("{} {} {} {}", page.title, page.summary, page.aliases.join(" "), page.keywords.join(" "));
-            page_stems.insert(page.id.as_str(), stems(&mut analyzer, &normalise_notation(&text)));
+            let text = format!(
+                "{} {} {} {}",
+                page.title,
+                page.summary,
+                page.aliases.join(" "),
+                page.keywords.join(" ")
+            );
+            page_stems.insert(
+                page.id.as_str(),
+                stems(&mut analyzer, &normalise_notation(&text)),
+            );
         }
         let mut stem_ids: HashMap<String, u32> = HashMap::new();
         let mut df: Vec<u32> = Vec::new();
@@ -636,11 +731,22 @@ impl SearchIndex {
             let mut stream = analyzer.token_stream(&p.text);
             while stream.advance() {
                 let tok = stream.token();
-                tokens.push((id_of(tok.text.clone(), &mut df), tok.offset_from, tok.offset_to));
+                tokens.push((
+                    id_of(tok.text.clone(), &mut df),
+                    tok.offset_from,
+                    tok.offset_to,
+                ));
             }
             drop(stream);
-            let text = format!("{} {}", p.heading_path.join(" "), normalise_notation(&p.text));
-            let mut own: Vec<u32> = stems(&mut analyzer, &text).into_iter().map(|s| id_of(s, &mut df)).collect();
+            let text = format!(
+                "{} {}",
+                p.heading_path.join(" "),
+                normalise_notation(&p.text)
+            );
+            let mut own: Vec<u32> = stems(&mut analyzer, &text)
+                .into_iter()
+                .map(|s| id_of(s, &mut df))
+                .collect();
             own.extend(tokens.iter().map(|t| t.0));
             passage_tokens.push(tokens);
             own.sort_unstable();
@@ -648,16 +754,32 @@ impl SearchIndex {
             for &id in &own {
                 df[id as usize] += 1;
             }
-            let page: Vec<u32> = page_stems.get(p.page.as_str()).into_iter().flatten().map(|s| id_of(s.clone(), &mut df)).collect();
+            let page: Vec<u32> = page_stems
+                .get(p.page.as_str())
+                .into_iter()
+                .flatten()
+                .map(|s| id_of(s.clone(), &mut df))
+                .collect();
             own.extend(page);
             own.sort_unstable();
             own.dedup();
             passage_stems.push(own);
         }
         let n = book.passages.len() as f32;
-        let idf = df.iter().map(|&d| (1.0 + (n - d as f32 + 0.5) / (d as f32 + 0.5)).ln()).collect();
-        let setting_pages = vocabulary.setting_pages().into_iter().map(str::to_string).collect();
-        let doc_passage = Self::stored_column(&reader, |d| d.get_first(fields.idx).and_then(|v| v.as_u64()).map_or(usize::MAX, |v| v as usize))?;
+        let idf = df
+            .iter()
+            .map(|&d| (1.0 + (n - d as f32 + 0.5) / (d as f32 + 0.5)).ln())
+            .collect();
+        let setting_pages = vocabulary
+            .setting_pages()
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        let doc_passage = Self::stored_column(&reader, |d| {
+            d.get_first(fields.idx)
+                .and_then(|v| v.as_u64())
+                .map_or(usize::MAX, |v| v as usize)
+        })?;
         Ok(SearchIndex {
             passage_tokens,
             doc_passage,
@@ -679,7 +801,10 @@ impl SearchIndex {
     }
 
     /// One value per document, read from the document store, by segment and document id.
-    fn stored_column<T>(reader: &IndexReader, value: impl Fn(&TantivyDocument) -> T) -> Result<Vec<Vec<T>>, IndexError> {
+    fn stored_column<T>(
+        reader: &IndexReader,
+        value: impl Fn(&TantivyDocument) -> T,
+    ) -> Result<Vec<Vec<T>>, IndexError> {
         let searcher = reader.searcher();
         let mut out = Vec::new();
         for (ord, segment) in searcher.segment_readers().iter().enumerate() {
@@ -743,7 +868,11 @@ impl SearchIndex {
 
     /// Opens `dir` when it holds an index of exactly this rulebook; otherwise builds one in
     /// memory. Returns the index and, when the on-disk copy was not used, why.
-    pub fn open_or_build(book: &Rulebook, vocabulary: Vocabulary, dir: Option<&Path>) -> Result<(SearchIndex, Option<String>), IndexError> {
+    pub fn open_or_build(
+        book: &Rulebook,
+        vocabulary: Vocabulary,
+        dir: Option<&Path>,
+    ) -> Result<(SearchIndex, Option<String>), IndexError> {
         let mut why = None;
         if let Some(dir) = dir {
             match Self::try_open(book, &vocabulary, dir) {
@@ -754,16 +883,32 @@ impl SearchIndex {
         Ok((Self::build_in_memory(book, vocabulary)?, why))
     }
 
-    fn try_open(book: &Rulebook, vocabulary: &Vocabulary, dir: &Path) -> Result<SearchIndex, String> {
-        let current = std::fs::read_to_string(dir.join("CURRENT")).map_err(|_| format!("no index in {}", dir.display()))?;
+    fn try_open(
+        book: &Rulebook,
+        vocabulary: &Vocabulary,
+        dir: &Path,
+    ) -> Result<SearchIndex, String> {
+        let current = std::fs::read_to_string(dir.join("CURRENT"))
+            .map_err(|_| format!("no index in {}", dir.display()))?;
         let path = dir.join(current.trim());
-        let hash = std::fs::read_to_string(path.join("rulebook.hash")).map_err(|e| format!("{}: {e}", path.display()))?;
+        let hash = std::fs::read_to_string(path.join("rulebook.hash"))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         if hash.trim() != Self::stamp(book) {
-            return Err(format!("the index in {} was built from another version of the rulebook or of this program", path.display()));
+            return Err(format!(
+                "the index in {} was built from another version of the rulebook or of this program",
+                path.display()
+            ));
         }
         let index = Index::open_in_dir(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let (_, fields) = schema();
-        Self::from_index(index, fields, book, vocabulary.clone(), path.display().to_string()).map_err(|e| e.to_string())
+        Self::from_index(
+            index,
+            fields,
+            book,
+            vocabulary.clone(),
+            path.display().to_string(),
+        )
+        .map_err(|e| e.to_string())
     }
 
     pub fn vocabulary(&self) -> &Vocabulary {
@@ -803,15 +948,28 @@ impl SearchIndex {
         let notation = notation_words(query);
         expansions.extend(notation.iter().map(String::as_str));
         let typed = normalise_notation(&typed);
-        let settings = self.vocabulary.settings_in(&format!("{typed} {}", expansions.join(" "))).into_iter().map(|(p, primary)| (p.to_string(), primary)).collect();
-        let mut terms = QueryTerms { stems: Vec::new(), bigrams: Vec::new(), typed: Vec::new(), settings };
+        let settings = self
+            .vocabulary
+            .settings_in(&format!("{typed} {}", expansions.join(" ")))
+            .into_iter()
+            .map(|(p, primary)| (p.to_string(), primary))
+            .collect();
+        let mut terms = QueryTerms {
+            stems: Vec::new(),
+            bigrams: Vec::new(),
+            typed: Vec::new(),
+            settings,
+        };
         let mut corrections = Vec::new();
         for w in words(&typed) {
             let mut alternatives = stems(&mut analyzer, &w);
             if alternatives.is_empty() {
                 continue;
             }
-            if w.chars().count() >= 4 && w.chars().all(char::is_alphabetic) && !self.known_words.contains_key(&w) {
+            if w.chars().count() >= 4
+                && w.chars().all(char::is_alphabetic)
+                && !self.known_words.contains_key(&w)
+            {
                 if let Some(c) = self.correct_spelling(&w) {
                     alternatives.extend(stems(&mut analyzer, c));
                     corrections.push(c.to_string());
@@ -823,10 +981,16 @@ impl SearchIndex {
                     alternatives.extend(stems(&mut analyzer, &normalise_notation(expansion)));
                 }
             }
-            let mut ids: Vec<u32> = alternatives.iter().filter_map(|s| self.stem_ids.get(s).copied()).collect();
+            let mut ids: Vec<u32> = alternatives
+                .iter()
+                .filter_map(|s| self.stem_ids.get(s).copied())
+                .collect();
             ids.sort_unstable();
             ids.dedup();
-            let weight = ids.iter().map(|&i| self.idf[i as usize]).fold(0.0f32, f32::max);
+            let weight = ids
+                .iter()
+                .map(|&i| self.idf[i as usize])
+                .fold(0.0f32, f32::max);
             if weight > 0.0 && !terms.typed.iter().any(|(t, _)| *t == ids) {
                 terms.typed.push((ids, weight));
             }
@@ -853,7 +1017,11 @@ impl SearchIndex {
             }
             for w in es.windows(2) {
                 if w[0] != w[1] {
-                    QueryTerms::add(&mut terms.bigrams, format!("{}_{}", w[0], w[1]), t.expansion);
+                    QueryTerms::add(
+                        &mut terms.bigrams,
+                        format!("{}_{}", w[0], w[1]),
+                        t.expansion,
+                    );
                 }
             }
         }
@@ -867,7 +1035,12 @@ impl SearchIndex {
             return Vec::new();
         }
         let mut scores = vec![0.0f32; self.page_stats.ids.len()];
-        let weights = [t.page_title, t.page_summary, t.page_aliases, t.page_keywords];
+        let weights = [
+            t.page_title,
+            t.page_summary,
+            t.page_aliases,
+            t.page_keywords,
+        ];
         for (stem, w) in &terms.stems {
             for (field, fw) in self.page_stats.fields[..4].iter().zip(weights) {
                 if fw > 0.0 {
@@ -880,44 +1053,91 @@ impl SearchIndex {
                 self.page_stats.fields[4].add_scores(bigram, t.page_bigram * w, &mut scores);
             }
         }
-        let mut ranked: Vec<(usize, f32)> = scores.into_iter().enumerate().filter(|(_, s)| *s > 0.0).collect();
+        let mut ranked: Vec<(usize, f32)> = scores
+            .into_iter()
+            .enumerate()
+            .filter(|(_, s)| *s > 0.0)
+            .collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
         ranked.truncate(t.pages);
-        ranked.into_iter().map(|(i, s)| (self.page_stats.ids[i].clone(), s)).collect()
+        ranked
+            .into_iter()
+            .map(|(i, s)| (self.page_stats.ids[i].clone(), s))
+            .collect()
     }
 
     /// The tantivy query for a free-text query: every term in every passage field, bigrams,
     /// the page prior and pages named as a whole ("article 9").
-    fn build_query(&self, book: &Rulebook, query: &str, terms: &QueryTerms) -> Option<BooleanQuery> {
+    fn build_query(
+        &self,
+        book: &Rulebook,
+        query: &str,
+        terms: &QueryTerms,
+    ) -> Option<BooleanQuery> {
         let t = &self.tuning;
         let f = self.fields;
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         for (stem, w) in &terms.stems {
-            for (field, fw) in [(f.title, t.title), (f.title_flat, t.title_flat), (f.question, t.question), (f.parents, t.parents), (f.body, t.body), (f.body_flat, t.body_flat)] {
+            for (field, fw) in [
+                (f.title, t.title),
+                (f.title_flat, t.title_flat),
+                (f.question, t.question),
+                (f.parents, t.parents),
+                (f.body, t.body),
+                (f.body_flat, t.body_flat),
+            ] {
                 // Words the vocabulary added are looked up in the heading and body only.
                 let light = *w < 1.0 && t.expansion_light && !(field == f.title || field == f.body);
                 if fw > 0.0 && !light {
-                    let q = TermQuery::new(Term::from_field_text(field, stem), IndexRecordOption::WithFreqs);
-                    clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), fw * w))));
+                    let q = TermQuery::new(
+                        Term::from_field_text(field, stem),
+                        IndexRecordOption::WithFreqs,
+                    );
+                    clauses.push((
+                        Occur::Should,
+                        Box::new(BoostQuery::new(Box::new(q), fw * w)),
+                    ));
                 }
             }
         }
         if t.bigram > 0.0 {
             for (bigram, w) in &terms.bigrams {
-                let q = TermQuery::new(Term::from_field_text(f.bigrams, bigram), IndexRecordOption::WithFreqs);
-                clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), t.bigram * w))));
+                let q = TermQuery::new(
+                    Term::from_field_text(f.bigrams, bigram),
+                    IndexRecordOption::WithFreqs,
+                );
+                clauses.push((
+                    Occur::Should,
+                    Box::new(BoostQuery::new(Box::new(q), t.bigram * w)),
+                ));
             }
         }
         let page_scores = self.page_scores(&terms);
         for (page, score) in &page_scores {
-            let q = TermQuery::new(Term::from_field_text(f.page, page), IndexRecordOption::Basic);
-            clauses.push((Occur::Should, Box::new(ConstScoreQuery::new(Box::new(q), t.page * score))));
+            let q = TermQuery::new(
+                Term::from_field_text(f.page, page),
+                IndexRecordOption::Basic,
+            );
+            clauses.push((
+                Occur::Should,
+                Box::new(ConstScoreQuery::new(Box::new(q), t.page * score)),
+            ));
         }
         for c in whole_article_re().captures_iter(query) {
-            let top = c.get(1).or(c.get(2)).or(c.get(3)).map(|m| m.as_str().to_ascii_uppercase());
+            let top = c
+                .get(1)
+                .or(c.get(2))
+                .or(c.get(3))
+                .map(|m| m.as_str().to_ascii_uppercase());
             if let Some(page) = top.and_then(|t| book.law_page_for(&t)) {
                 let term = Term::from_field_text(f.page, &page.id);
-                clauses.push((Occur::Should, Box::new(ConstScoreQuery::new(Box::new(TermQuery::new(term, IndexRecordOption::Basic)), 4.0))));
+                clauses.push((
+                    Occur::Should,
+                    Box::new(ConstScoreQuery::new(
+                        Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
+                        4.0,
+                    )),
+                ));
             }
         }
         if clauses.is_empty() {
@@ -931,11 +1151,20 @@ impl SearchIndex {
     pub fn explain(&self, book: &Rulebook, query: &str, passage: usize) -> String {
         let stripped = article_query_re().replace_all(query, " ");
         let terms = self.query_terms(&stripped);
-        let Some(q) = self.build_query(book, query, &terms) else { return "no query".into() };
+        let Some(q) = self.build_query(book, query, &terms) else {
+            return "no query".into();
+        };
         let searcher = self.reader.searcher();
-        let find = TermQuery::new(Term::from_field_u64(self.fields.idx, passage as u64), IndexRecordOption::Basic);
-        let Ok(found) = searcher.search(&find, &TopDocs::with_limit(1).order_by_score()) else { return "not found".into() };
-        let Some((_, addr)) = found.first() else { return "not found".into() };
+        let find = TermQuery::new(
+            Term::from_field_u64(self.fields.idx, passage as u64),
+            IndexRecordOption::Basic,
+        );
+        let Ok(found) = searcher.search(&find, &TopDocs::with_limit(1).order_by_score()) else {
+            return "not found".into();
+        };
+        let Some((_, addr)) = found.first() else {
+            return "not found".into();
+        };
         let coverage = self.coverage(&terms, passage);
         match q.explain(&searcher, *addr) {
             Ok(e) => format!("coverage {coverage:.2}\n{}", e.to_pretty_json()),
@@ -950,7 +1179,13 @@ impl SearchIndex {
 
     /// Ranked passages; with `dedupe_articles` false, a FAQ entry and the law passage of the
     /// same article may both appear.
-    pub fn search_with(&self, book: &Rulebook, query: &str, limit: usize, dedupe_articles: bool) -> Vec<Hit> {
+    pub fn search_with(
+        &self,
+        book: &Rulebook,
+        query: &str,
+        limit: usize,
+        dedupe_articles: bool,
+    ) -> Vec<Hit> {
         let t = &self.tuning;
         let limit = limit.clamp(1, 50);
         let query = &query.chars().take(1000).collect::<String>();
@@ -961,7 +1196,9 @@ impl SearchIndex {
         let named = articles_in_query(query);
         if named.len() >= 2 {
             let relating = book.passages.iter().position(|p| {
-                p.kind == PageKind::Law && p.article.as_ref().is_some_and(|a| !named.contains(a)) && named.iter().all(|n| p.cites.contains(n))
+                p.kind == PageKind::Law
+                    && p.article.as_ref().is_some_and(|a| !named.contains(a))
+                    && named.iter().all(|n| p.cites.contains(n))
             });
             if let Some(idx) = relating {
                 seen.insert(idx);
@@ -970,7 +1207,8 @@ impl SearchIndex {
         }
         for number in named {
             if let Some(idx) = book.article_index(&number).or_else(|| {
-                book.resolve_article(&number).and_then(|p| book.passages.iter().position(|q| std::ptr::eq(q, p)))
+                book.resolve_article(&number)
+                    .and_then(|p| book.passages.iter().position(|q| std::ptr::eq(q, p)))
             }) {
                 if seen.insert(idx) {
                     hits.push(self.hit(book, idx, 1000.0, "", "article"));
@@ -983,13 +1221,24 @@ impl SearchIndex {
             return hits;
         };
         let searcher = self.reader.searcher();
-        let Ok(top) = searcher.search(&query_obj, &TopDocs::with_limit(t.candidates.max(limit)).order_by_score()) else {
+        let Ok(top) = searcher.search(
+            &query_obj,
+            &TopDocs::with_limit(t.candidates.max(limit)).order_by_score(),
+        ) else {
             return hits;
         };
         let mut ranked: Vec<(f32, usize)> = Vec::with_capacity(top.len());
         for (score, addr) in top {
-            let Some(&idx) = self.doc_passage.get(addr.segment_ord as usize).and_then(|c| c.get(addr.doc_id as usize)) else { continue };
-            let Some(p) = book.passages.get(idx) else { continue };
+            let Some(&idx) = self
+                .doc_passage
+                .get(addr.segment_ord as usize)
+                .and_then(|c| c.get(addr.doc_id as usize))
+            else {
+                continue;
+            };
+            let Some(p) = book.passages.get(idx) else {
+                continue;
+            };
             if t.intro_map == 3 && p.kind == PageKind::Law && p.article.is_none() {
                 continue;
             }
@@ -1019,7 +1268,10 @@ impl SearchIndex {
             }
             if p.kind == PageKind::Law && t.intro_map > 0 {
                 let page = book.page(&p.page)?;
-                let mut articles = page.passages.iter().filter_map(|&i| book.passages[i].article.as_deref());
+                let mut articles = page
+                    .passages
+                    .iter()
+                    .filter_map(|&i| book.passages[i].article.as_deref());
                 return match t.intro_map {
                     1 => articles.next().map(str::to_string),
                     2 => {
@@ -1034,11 +1286,20 @@ impl SearchIndex {
                     _ => None,
                 };
             }
-            let mut cited = p.cites.iter().filter(|c| book.article(c).is_some()).peekable();
+            let mut cited = p
+                .cites
+                .iter()
+                .filter(|c| book.article(c).is_some())
+                .peekable();
             if cited.peek().is_none() {
                 // A guide or FAQ introduction that cites nothing: its page's first citation.
                 let page = book.page(&p.page)?;
-                return page.passages.iter().flat_map(|&i| &book.passages[i].cites).find(|c| book.article(c).is_some()).cloned();
+                return page
+                    .passages
+                    .iter()
+                    .flat_map(|&i| &book.passages[i].cites)
+                    .find(|c| book.article(c).is_some())
+                    .cloned();
             }
             if t.map_first {
                 return cited.next().cloned();
@@ -1062,13 +1323,19 @@ impl SearchIndex {
             .map(|(mut score, idx)| {
                 let article = stands_for(idx);
                 let page = match &article {
-                    Some(a) => book.article(a).map_or(book.passages[idx].page.as_str(), |p| p.page.as_str()),
+                    Some(a) => book
+                        .article(a)
+                        .map_or(book.passages[idx].page.as_str(), |p| p.page.as_str()),
                     None => book.passages[idx].page.as_str(),
                 };
                 if let Some((_, primary)) = terms.settings.iter().find(|(s, _)| s == page) {
                     // A setting's own page gets the full weight; pages it refers to (blitz →
                     // Appendix B, then A) a little less.
-                    score *= if *primary { t.setting } else { t.setting.sqrt() };
+                    score *= if *primary {
+                        t.setting
+                    } else {
+                        t.setting.sqrt()
+                    };
                 } else if self.setting_pages.contains(page) {
                     score *= t.setting_other;
                 }
@@ -1093,7 +1360,11 @@ impl SearchIndex {
             if hits.len() >= limit {
                 break;
             }
-            if !seen.insert(idx) || (dedupe_articles && article.is_some() && hits.iter().any(|h| h.article == article)) {
+            if !seen.insert(idx)
+                || (dedupe_articles
+                    && article.is_some()
+                    && hits.iter().any(|h| h.article == article))
+            {
                 continue;
             }
             let snippet = self.snippet(book, idx, &terms);
@@ -1126,9 +1397,15 @@ impl SearchIndex {
         const WIDTH: usize = 200;
         let text = &book.passages[idx].text;
         let tokens = &self.passage_tokens[idx];
-        let wanted: Vec<(u32, f32)> = terms.stems.iter().filter_map(|(s, _)| self.stem_ids.get(s).map(|&i| (i, self.idf[i as usize]))).collect();
+        let wanted: Vec<(u32, f32)> = terms
+            .stems
+            .iter()
+            .filter_map(|(s, _)| self.stem_ids.get(s).map(|&i| (i, self.idf[i as usize])))
+            .collect();
         let weight = |id: u32| wanted.iter().find(|(w, _)| *w == id).map(|(_, f)| *f);
-        let matched: Vec<usize> = (0..tokens.len()).filter(|&i| weight(tokens[i].0).is_some()).collect();
+        let matched: Vec<usize> = (0..tokens.len())
+            .filter(|&i| weight(tokens[i].0).is_some())
+            .collect();
         if matched.is_empty() {
             return String::new();
         }
@@ -1138,7 +1415,10 @@ impl SearchIndex {
             let from = tokens[start].1;
             let mut seen: Vec<u32> = Vec::new();
             let mut total = 0.0;
-            for &i in matched.iter().filter(|&&i| i >= start && tokens[i].2 <= from + WIDTH) {
+            for &i in matched
+                .iter()
+                .filter(|&&i| i >= start && tokens[i].2 <= from + WIDTH)
+            {
                 if !seen.contains(&tokens[i].0) {
                     seen.push(tokens[i].0);
                     total += weight(tokens[i].0).unwrap_or(0.0);
@@ -1150,8 +1430,14 @@ impl SearchIndex {
         }
         // Start at the beginning of the sentence when it is close, else a little before.
         let anchor = tokens[best.1].1;
-        let sentence = text[..anchor].rfind(['.', '!', '?', '\n']).map_or(0, |i| i + 1);
-        let mut from = if anchor - sentence <= 60 { sentence } else { anchor.saturating_sub(30) };
+        let sentence = text[..anchor]
+            .rfind(['.', '!', '?', '\n'])
+            .map_or(0, |i| i + 1);
+        let mut from = if anchor - sentence <= 60 {
+            sentence
+        } else {
+            anchor.saturating_sub(30)
+        };
         while !text.is_char_boundary(from) {
             from -= 1;
         }
@@ -1184,10 +1470,23 @@ impl SearchIndex {
         html
     }
 
-    fn hit(&self, book: &Rulebook, idx: usize, score: f32, snippet: &str, matched_by: &'static str) -> Hit {
+    fn hit(
+        &self,
+        book: &Rulebook,
+        idx: usize,
+        score: f32,
+        snippet: &str,
+        matched_by: &'static str,
+    ) -> Hit {
         let p: &Passage = &book.passages[idx];
-        let page_title = book.page(&p.page).map(|pg| pg.title.clone()).unwrap_or_default();
-        let article = p.article.clone().or_else(|| p.cites.iter().find(|c| book.article(c).is_some()).cloned());
+        let page_title = book
+            .page(&p.page)
+            .map(|pg| pg.title.clone())
+            .unwrap_or_default();
+        let article = p
+            .article
+            .clone()
+            .or_else(|| p.cites.iter().find(|c| book.article(c).is_some()).cloned());
         let snippet = if snippet.is_empty() {
             html_escape::encode_text(&p.text.chars().take(200).collect::<String>()).into_owned()
         } else {
@@ -1235,17 +1534,38 @@ mod tests {
     fn notation_is_read() {
         let words = notation_words("Nbd7 or N8d7 which one");
         assert!(words.iter().any(|w| w.contains("ambiguous")), "{words:?}");
-        assert!(notation_words("long algebraic Ng1f3 ok?").iter().any(|w| w.contains("long algebraic")));
-        assert!(notation_words("descriptive notation P-K4").iter().any(|w| w.contains("descriptive")));
-        assert_eq!(notation_words("K+N vs K+P flag fall"), vec!["king knight", "king pawn"]);
-        assert!(notation_words("e8=Q ok?").iter().any(|w| w.contains("promotion queen")));
+        assert!(
+            notation_words("long algebraic Ng1f3 ok?")
+                .iter()
+                .any(|w| w.contains("long algebraic"))
+        );
+        assert!(
+            notation_words("descriptive notation P-K4")
+                .iter()
+                .any(|w| w.contains("descriptive"))
+        );
+        assert_eq!(
+            notation_words("K+N vs K+P flag fall"),
+            vec!["king knight", "king pawn"]
+        );
+        assert!(
+            notation_words("e8=Q ok?")
+                .iter()
+                .any(|w| w.contains("promotion queen"))
+        );
         assert!(notation_words("Is it a draw?").is_empty());
     }
 
     #[test]
     fn small_numbers_are_spelt_out() {
-        assert_eq!(spell_small_numbers("2 minutes, or 1."), "two minutes, or one.");
-        assert_eq!(spell_small_numbers("see 7.5.5 and 90+30, 40 moves, d4 2-minute"), "see 7.5.5 and 90+30, 40 moves, d4 2-minute");
+        assert_eq!(
+            spell_small_numbers("2 minutes, or 1."),
+            "two minutes, or one."
+        );
+        assert_eq!(
+            spell_small_numbers("see 7.5.5 and 90+30, 40 moves, d4 2-minute"),
+            "see 7.5.5 and 90+30, 40 moves, d4 2-minute"
+        );
     }
 
     #[test]

@@ -40,7 +40,10 @@ impl Vocabulary {
         if extra.is_empty() {
             typed
         } else {
-            format!("{typed} {}", extra.iter().map(|(_, e)| *e).collect::<Vec<_>>().join(" "))
+            format!(
+                "{typed} {}",
+                extra.iter().map(|(_, e)| *e).collect::<Vec<_>>().join(" ")
+            )
         }
     }
 
@@ -51,7 +54,9 @@ impl Vocabulary {
         let words: Vec<String> = lowered
             .split_whitespace()
             .map(|w| {
-                let bare = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '-' && c != '=' && c != '.');
+                let bare = w.trim_matches(|c: char| {
+                    !c.is_alphanumeric() && c != '\'' && c != '-' && c != '=' && c != '.'
+                });
                 let bare = bare.trim_end_matches(['.', '?', '!', ',']);
                 match self.correct.get(bare) {
                     Some(fixed) => fixed.clone(),
@@ -62,7 +67,13 @@ impl Vocabulary {
         let text = format!(" {} ", words.join(" "));
         let padded = text
             .chars()
-            .map(|c| if c.is_alphanumeric() || matches!(c, '\'' | '-' | '=' | '.') { c } else { ' ' })
+            .map(|c| {
+                if c.is_alphanumeric() || matches!(c, '\'' | '-' | '=' | '.') {
+                    c
+                } else {
+                    ' '
+                }
+            })
             .collect::<String>()
             .split_whitespace()
             .map(|w| w.trim_end_matches('.').to_string())
@@ -72,7 +83,10 @@ impl Vocabulary {
             let mut index: HashMap<String, Vec<(String, String)>> = HashMap::new();
             for (phrase, expansion) in &self.expand {
                 let first = phrase.split(' ').next().unwrap_or_default().to_string();
-                index.entry(first).or_default().push((format!(" {phrase} "), expansion.clone()));
+                index
+                    .entry(first)
+                    .or_default()
+                    .push((format!(" {phrase} "), expansion.clone()));
             }
             index
         });
@@ -82,7 +96,11 @@ impl Vocabulary {
         for word in padded.split(' ') {
             if let Some(phrases) = index.get(word) {
                 for (phrase, expansion) in phrases {
-                    if spaced[at..].starts_with(phrase.as_str()) && !extra.iter().any(|(p, _)| *p == &phrase[1..phrase.len() - 1]) {
+                    if spaced[at..].starts_with(phrase.as_str())
+                        && !extra
+                            .iter()
+                            .any(|(p, _)| *p == &phrase[1..phrase.len() - 1])
+                    {
                         extra.push((&phrase[1..phrase.len() - 1], expansion.as_str()));
                     }
                 }
@@ -134,7 +152,12 @@ impl Vocabulary {
 
     /// Every page some setting points to.
     pub fn setting_pages(&self) -> Vec<&str> {
-        let mut pages: Vec<&str> = self.settings.values().flatten().map(String::as_str).collect();
+        let mut pages: Vec<&str> = self
+            .settings
+            .values()
+            .flatten()
+            .map(String::as_str)
+            .collect();
         pages.sort_unstable();
         pages.dedup();
         pages

@@ -26,9 +26,14 @@ fn glyph(color: Color, role: Role) -> char {
 pub fn render(fen: &str, marks: &[String], flip: bool) -> Result<String, String> {
     let board_part = fen.split_whitespace().next().unwrap_or("");
     let setup = format!("{board_part} w - - 0 1");
-    let parsed: Fen = setup.parse().map_err(|_| format!("the board part of the FEN ({board_part:?}) is not valid"))?;
+    let parsed: Fen = setup
+        .parse()
+        .map_err(|_| format!("the board part of the FEN ({board_part:?}) is not valid"))?;
     let board = parsed.into_setup().board;
-    let marked: Vec<Square> = marks.iter().filter_map(|m| m.trim().parse::<Square>().ok()).collect();
+    let marked: Vec<Square> = marks
+        .iter()
+        .filter_map(|m| m.trim().parse::<Square>().ok())
+        .collect();
     let size = 45;
     let mut svg = String::with_capacity(8_000);
     svg.push_str(&format!(
@@ -39,7 +44,11 @@ pub fn render(fen: &str, marks: &[String], flip: bool) -> Result<String, String>
     for rank in 0..8u32 {
         for file in 0..8u32 {
             let sq = Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank));
-            let (col, row) = if flip { (7 - file, rank) } else { (file, 7 - rank) };
+            let (col, row) = if flip {
+                (7 - file, rank)
+            } else {
+                (file, 7 - rank)
+            };
             let (x, y) = (20 + col * size, row * size);
             let light = (file + rank) % 2 == 1;
             let fill = if light { "#f0d9b5" } else { "#b58863" };
@@ -76,7 +85,12 @@ pub fn render(fen: &str, marks: &[String], flip: bool) -> Result<String, String>
 mod tests {
     #[test]
     fn renders_pieces_and_marks() {
-        let svg = super::render("r3k2r/8/8/8/2b5/8/8/R3K2R w KQkq - 0 1", &["f1".into(), "c4".into()], false).unwrap();
+        let svg = super::render(
+            "r3k2r/8/8/8/2b5/8/8/R3K2R w KQkq - 0 1",
+            &["f1".into(), "c4".into()],
+            false,
+        )
+        .unwrap();
         assert_eq!(svg.matches("data-piece=").count(), 7);
         assert!(svg.contains("data-square=\"f1\"") && svg.contains("data-square=\"c4\""));
         assert!(super::render("not a fen", &[], false).is_err());

@@ -51,14 +51,21 @@ pub struct ApiError {
 
 impl ApiError {
     pub fn new(status: StatusCode, code: &str, message: impl Into<String>) -> ApiError {
-        ApiError { status, code: code.into(), message: message.into(), extra: None }
+        ApiError {
+            status,
+            code: code.into(),
+            message: message.into(),
+            extra: None,
+        }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut body = serde_json::json!({ "code": self.code, "message": self.message });
-        if let (Some(serde_json::Value::Object(extra)), Some(obj)) = (self.extra, body.as_object_mut()) {
+        if let (Some(serde_json::Value::Object(extra)), Some(obj)) =
+            (self.extra, body.as_object_mut())
+        {
             for (k, v) in extra {
                 obj.entry(k).or_insert(v);
             }
@@ -69,20 +76,43 @@ impl IntoResponse for ApiError {
 
 impl From<AnswerError> for ApiError {
     fn from(e: AnswerError) -> ApiError {
-        let status = if e.is_unprocessable() { StatusCode::UNPROCESSABLE_ENTITY } else if matches!(e, AnswerError::PgnTooLarge(_)) { StatusCode::PAYLOAD_TOO_LARGE } else { StatusCode::BAD_REQUEST };
+        let status = if e.is_unprocessable() {
+            StatusCode::UNPROCESSABLE_ENTITY
+        } else if matches!(e, AnswerError::PgnTooLarge(_)) {
+            StatusCode::PAYLOAD_TOO_LARGE
+        } else {
+            StatusCode::BAD_REQUEST
+        };
         let body = e.to_json();
-        ApiError { status, code: body.code.clone(), message: body.message.clone(), extra: serde_json::to_value(&body).ok() }
+        ApiError {
+            status,
+            code: body.code.clone(),
+            message: body.message.clone(),
+            extra: serde_json::to_value(&body).ok(),
+        }
     }
 }
 
 /// Parses a JSON body ourselves, so that every rejection is a JSON error naming the problem.
 fn parse_body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
     if bytes.is_empty() {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "empty_body", "the request body is empty: send a JSON object"));
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "empty_body",
+            "the request body is empty: send a JSON object",
+        ));
     }
     serde_json::from_slice(bytes).map_err(|e| {
-        let code = if e.is_data() { "invalid_field" } else { "bad_json" };
-        ApiError::new(StatusCode::BAD_REQUEST, code, format!("the body is not a valid request: {e}"))
+        let code = if e.is_data() {
+            "invalid_field"
+        } else {
+            "bad_json"
+        };
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            code,
+            format!("the body is not a valid request: {e}"),
+        )
     })
 }
 
@@ -92,13 +122,23 @@ where
     T: Send + 'static,
     F: FnOnce(&Arbiter) -> Result<T, ApiError> + Send + 'static,
 {
-    let _permit = state.heavy.clone().acquire_owned().await.map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting_down", "the server is shutting down"))?;
+    let _permit = state.heavy.clone().acquire_owned().await.map_err(|_| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "shutting_down",
+            "the server is shutting down",
+        )
+    })?;
     let arbiter = Arc::clone(&state.arbiter);
     match tokio::task::spawn_blocking(move || work(&arbiter)).await {
         Ok(r) => r,
         Err(e) => {
             tracing::error!(error = %e, "a request panicked");
-            Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "the request failed inside the server; it has been logged"))
+            Err(ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                "the request failed inside the server; it has been logged",
+            ))
         }
     }
 }
@@ -141,13 +181,24 @@ struct SearchParams {
 
 #[utoipa::path(get, path = "/api/search", params(SearchParams),
     responses((status = 200, description = "Ranked passages"), (status = 400, description = "Missing or oversized query")))]
-async fn api_search(State(state): State<AppState>, Query(params): Query<SearchParams>) -> Result<Response, ApiError> {
+async fn api_search(
+    State(state): State<AppState>,
+    Query(params): Query<SearchParams>,
+) -> Result<Response, ApiError> {
     let q = params.q.unwrap_or_default();
     if q.trim().is_empty() {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "empty_query", "the q parameter is empty: /api/search?q=castling"));
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "empty_query",
+            "the q parameter is empty: /api/search?q=castling",
+        ));
     }
     if q.chars().count() > crate::answer::MAX_QUESTION_CHARS {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "query_too_long", "the query is longer than 2000 characters"));
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "query_too_long",
+            "the query is longer than 2000 characters",
+        ));
     }
     let limit = params.limit.unwrap_or(10).clamp(1, 50);
     let hits = state.arbiter.search(&q, limit);
@@ -183,22 +234,62 @@ struct BoardParams {
 
 #[utoipa::path(get, path = "/board.svg", params(BoardParams), responses((status = 200, description = "SVG board"), (status = 400, description = "Invalid FEN")))]
 async fn board_svg(Query(params): Query<BoardParams>) -> Result<Response, ApiError> {
-    let fen = params.fen.unwrap_or_else(|| "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into());
+    let fen = params
+        .fen
+        .unwrap_or_else(|| "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into());
     if fen.len() > 200 {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "invalid_fen", "the FEN is longer than 200 characters"));
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_fen",
+            "the FEN is longer than 200 characters",
+        ));
     }
-    let marks: Vec<String> = params.marks.unwrap_or_default().split(',').take(64).map(str::to_string).collect();
-    let svg = board::render(&fen, &marks, params.flip.unwrap_or(false)).map_err(|m| ApiError::new(StatusCode::BAD_REQUEST, "invalid_fen", m))?;
-    Ok(([(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8"), (header::CACHE_CONTROL, "public, max-age=3600")], svg).into_response())
+    let marks: Vec<String> = params
+        .marks
+        .unwrap_or_default()
+        .split(',')
+        .take(64)
+        .map(str::to_string)
+        .collect();
+    let svg = board::render(&fen, &marks, params.flip.unwrap_or(false))
+        .map_err(|m| ApiError::new(StatusCode::BAD_REQUEST, "invalid_fen", m))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "image/svg+xml; charset=utf-8"),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        svg,
+    )
+        .into_response())
 }
 
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "Rules Arbiter", description = "Chess-rules answers with the FIDE articles behind them, and checkable verdicts on positions."),
-    paths(api_ask, api_check, api_verify, api_search, api_articles, healthz, board_svg),
-    components(schemas(AskRequest, CheckRequest, VerifyRequest, crate::answer::Answer, crate::answer::Citation,
-        crate::answer::claims::Claim, crate::answer::claims::ClaimCheck, crate::answer::VerifyResponse,
-        crate::rulebook::ArticleEntry, crate::rules::ErrorBody))
+    info(
+        title = "Rules Arbiter",
+        description = "Chess-rules answers with the FIDE articles behind them, and checkable verdicts on positions."
+    ),
+    paths(
+        api_ask,
+        api_check,
+        api_verify,
+        api_search,
+        api_articles,
+        healthz,
+        board_svg
+    ),
+    components(schemas(
+        AskRequest,
+        CheckRequest,
+        VerifyRequest,
+        crate::answer::Answer,
+        crate::answer::Citation,
+        crate::answer::claims::Claim,
+        crate::answer::claims::ClaimCheck,
+        crate::answer::VerifyResponse,
+        crate::rulebook::ArticleEntry,
+        crate::rules::ErrorBody
+    ))
 )]
 pub struct ApiDoc;
 
@@ -207,13 +298,22 @@ async fn openapi_json() -> Response {
 }
 
 async fn not_found() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such route; see /openapi.json")
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "no such route; see /openapi.json",
+    )
 }
 
 /// The application with all routes and layers.
 pub fn router(arbiter: Arc<Arbiter>) -> Router {
-    let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
-    let state = AppState { arbiter, heavy: Arc::new(Semaphore::new(workers * 2)) };
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2);
+    let state = AppState {
+        arbiter,
+        heavy: Arc::new(Semaphore::new(workers * 2)),
+    };
     Router::new()
         .route("/", get(pages::chat_page))
         .route("/static/app.js", get(pages::app_js))
@@ -251,8 +351,14 @@ pub fn router(arbiter: Arc<Arbiter>) -> Router {
 async fn security_headers(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
     let mut resp = next.run(req).await;
     let headers = resp.headers_mut();
-    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    let is_html = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.starts_with("text/html"));
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    let is_html = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
     if is_html {
         headers.insert(
             header::CONTENT_SECURITY_POLICY,
@@ -265,29 +371,46 @@ async fn security_headers(req: axum::extract::Request, next: axum::middleware::N
 /// Turns the body-limit rejection (plain text from axum) into our JSON 413, and rejects an
 /// oversized Content-Length before reading anything.
 async fn json_body_limit(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    if let Some(len) = req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<usize>().ok()) {
+    if let Some(len) = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok())
+    {
         if len > MAX_BODY_BYTES {
             return too_large();
         }
     }
     let resp = next.run(req).await;
-    if resp.status() == StatusCode::PAYLOAD_TOO_LARGE && resp.headers().get(header::CONTENT_TYPE) != Some(&HeaderValue::from_static("application/json")) {
+    if resp.status() == StatusCode::PAYLOAD_TOO_LARGE
+        && resp.headers().get(header::CONTENT_TYPE)
+            != Some(&HeaderValue::from_static("application/json"))
+    {
         return too_large();
     }
     resp
 }
 
 fn too_large() -> Response {
-    ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", format!("the request body is larger than {MAX_BODY_BYTES} bytes")).into_response()
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "body_too_large",
+        format!("the request body is larger than {MAX_BODY_BYTES} bytes"),
+    )
+    .into_response()
 }
 
 /// Serves until Ctrl-C or SIGTERM, then finishes the requests in flight.
 pub async fn serve(arbiter: Arc<Arbiter>, addr: SocketAddr) -> anyhow::Result<()> {
-    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
     let local = listener.local_addr()?;
     tracing::info!(address = %local, "Rules Arbiter listening on http://{local}");
     eprintln!("Rules Arbiter listening on http://{local}");
-    axum::serve(listener, router(arbiter)).with_graceful_shutdown(shutdown_signal()).await?;
+    axum::serve(listener, router(arbiter))
+        .with_graceful_shutdown(shutdown_signal())
+        .await?;
     tracing::info!("shut down cleanly");
     Ok(())
 }
@@ -316,4 +439,3 @@ async fn shutdown_signal() {
 pub(crate) fn html(body: String) -> Response {
     Html(body).into_response()
 }
-

@@ -16,17 +16,32 @@ pub async fn chat_page() -> Response {
 }
 
 pub async fn app_js() -> Response {
-    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], APP_JS).into_response()
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        APP_JS,
+    )
+        .into_response()
 }
 
 pub async fn style_css() -> Response {
-    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE_CSS).into_response()
+    (
+        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+        STYLE_CSS,
+    )
+        .into_response()
 }
 
 const FAVICON_SVG: &str = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 32 32\"><rect width=\"32\" height=\"32\" rx=\"6\" fill=\"#1f4e79\"/><text x=\"16\" y=\"25\" font-size=\"24\" text-anchor=\"middle\" fill=\"#fff\">\u{2654}</text></svg>";
 
 pub async fn favicon() -> Response {
-    ([(header::CONTENT_TYPE, "image/svg+xml"), (header::CACHE_CONTROL, "public, max-age=86400")], FAVICON_SVG).into_response()
+    (
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CACHE_CONTROL, "public, max-age=86400"),
+        ],
+        FAVICON_SVG,
+    )
+        .into_response()
 }
 
 fn esc(s: &str) -> String {
@@ -49,11 +64,23 @@ fn layout(title: &str, nav: &str, main: &str) -> String {
 
 fn nav(state: &AppState, current: Option<&str>) -> String {
     let mut s = String::new();
-    for (kind, label) in [(crate::rulebook::PageKind::Law, "Laws"), (crate::rulebook::PageKind::Guide, "Guides"), (crate::rulebook::PageKind::Faq, "FAQ")] {
+    for (kind, label) in [
+        (crate::rulebook::PageKind::Law, "Laws"),
+        (crate::rulebook::PageKind::Guide, "Guides"),
+        (crate::rulebook::PageKind::Faq, "FAQ"),
+    ] {
         s.push_str(&format!("<h2>{label}</h2><ul>"));
         for p in state.arbiter.book.pages.iter().filter(|p| p.kind == kind) {
-            let here = if current == Some(p.id.as_str()) { " aria-current=\"page\"" } else { "" };
-            s.push_str(&format!("<li><a href=\"/rulebook/{}\"{here}>{}</a></li>", esc(&p.id), esc(&p.title)));
+            let here = if current == Some(p.id.as_str()) {
+                " aria-current=\"page\""
+            } else {
+                ""
+            };
+            s.push_str(&format!(
+                "<li><a href=\"/rulebook/{}\"{here}>{}</a></li>",
+                esc(&p.id),
+                esc(&p.title)
+            ));
         }
         s.push_str("</ul>");
     }
@@ -65,8 +92,13 @@ pub struct BookQuery {
     q: Option<String>,
 }
 
-pub async fn rulebook_index(State(state): State<AppState>, axum::extract::Query(query): axum::extract::Query<BookQuery>) -> Response {
-    let mut main = String::from("<h1>The rulebook</h1><p>The FIDE Laws of Chess (2023) in our own words, with guides to the disputes arbiters settle most and short answers to common questions. Article numbers link to their headings.</p>");
+pub async fn rulebook_index(
+    State(state): State<AppState>,
+    axum::extract::Query(query): axum::extract::Query<BookQuery>,
+) -> Response {
+    let mut main = String::from(
+        "<h1>The rulebook</h1><p>The FIDE Laws of Chess (2023) in our own words, with guides to the disputes arbiters settle most and short answers to common questions. Article numbers link to their headings.</p>",
+    );
     if let Some(q) = query.q.filter(|q| !q.trim().is_empty()) {
         let q: String = q.chars().take(500).collect();
         let hits = state.arbiter.search(&q, 10);
@@ -75,7 +107,10 @@ pub async fn rulebook_index(State(state): State<AppState>, axum::extract::Query(
             main.push_str(&format!(
                 "<li><a href=\"{}\">{}{}</a> <span class=\"page\">{}</span><p>{}</p></li>",
                 esc(&h.url),
-                h.article.as_deref().map(|a| format!("{} ", esc(a))).unwrap_or_default(),
+                h.article
+                    .as_deref()
+                    .map(|a| format!("{} ", esc(a)))
+                    .unwrap_or_default(),
                 esc(&h.title),
                 esc(&h.page_title),
                 crate::rulebook::sanitize_html(&h.snippet)
@@ -84,8 +119,19 @@ pub async fn rulebook_index(State(state): State<AppState>, axum::extract::Query(
         main.push_str("</ol>");
     } else {
         main.push_str("<h2>Articles</h2><ul class=\"articles\">");
-        for a in state.arbiter.book.articles().iter().filter(|a| a.number.matches('.').count() == 1) {
-            main.push_str(&format!("<li><a href=\"{}\">{} {}</a></li>", esc(&a.url), esc(&a.number), esc(&a.title)));
+        for a in state
+            .arbiter
+            .book
+            .articles()
+            .iter()
+            .filter(|a| a.number.matches('.').count() == 1)
+        {
+            main.push_str(&format!(
+                "<li><a href=\"{}\">{} {}</a></li>",
+                esc(&a.url),
+                esc(&a.number),
+                esc(&a.title)
+            ));
         }
         main.push_str("</ul>");
     }
@@ -98,7 +144,14 @@ pub async fn rulebook_page(State(state): State<AppState>, Path(page): Path<Strin
         Some(p) => html(layout(&p.title, &nav(&state, Some(&p.id)), &p.html)),
         None => (
             StatusCode::NOT_FOUND,
-            html(layout("Not found", &nav(&state, None), &format!("<h1>No such page</h1><p>There is no rulebook page called <code>{}</code>.</p>", esc(id)))),
+            html(layout(
+                "Not found",
+                &nav(&state, None),
+                &format!(
+                    "<h1>No such page</h1><p>There is no rulebook page called <code>{}</code>.</p>",
+                    esc(id)
+                ),
+            )),
         )
             .into_response(),
     }

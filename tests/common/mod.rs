@@ -43,9 +43,17 @@ impl Server {
         Server { child, addr }
     }
 
-    pub fn request(&self, method: &str, path: &str, body: Option<&[u8]>, content_type: &str) -> (u16, String, String) {
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&[u8]>,
+        content_type: &str,
+    ) -> (u16, String, String) {
         let mut stream = TcpStream::connect(&self.addr).expect("connect");
-        stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
         let body = body.unwrap_or(b"");
         let head = format!(
             "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
@@ -58,8 +66,19 @@ impl Server {
         let _ = stream.read_to_end(&mut raw);
         let text = String::from_utf8_lossy(&raw).to_string();
         let (headers, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-        let status: u16 = headers.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-        let body = if headers.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(body) } else { body.to_string() };
+        let status: u16 = headers
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let body = if headers
+            .to_ascii_lowercase()
+            .contains("transfer-encoding: chunked")
+        {
+            dechunk(body)
+        } else {
+            body.to_string()
+        };
         (status, headers.to_string(), body)
     }
 
@@ -69,8 +88,16 @@ impl Server {
     }
 
     pub fn post_json(&self, path: &str, body: &serde_json::Value) -> (u16, serde_json::Value) {
-        let (s, _, b) = self.request("POST", path, Some(body.to_string().as_bytes()), "application/json");
-        (s, serde_json::from_str(&b).unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {b}")))
+        let (s, _, b) = self.request(
+            "POST",
+            path,
+            Some(body.to_string().as_bytes()),
+            "application/json",
+        );
+        (
+            s,
+            serde_json::from_str(&b).unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {b}")),
+        )
     }
 }
 
