@@ -446,6 +446,8 @@ impl Arbiter {
                     | Topic::DeadPosition
                     | Topic::Repetition
                     | Topic::FiftyMoves
+                    | Topic::Flag
+                    | Topic::Resignation
             ) {
                 detail.push(format!(
                     "Note: the game is already over — {}.",
@@ -707,7 +709,25 @@ impl Arbiter {
                         ));
                     }
                 }
-                lead = parts.join(" ");
+                lead = match &report.outcome {
+                    // One sentence, not one per side: after the end of the game neither a flag
+                    // nor a resignation changes the result.
+                    Some(o) => format!(
+                        "The game is already over: {}. {} afterwards changes nothing ({}).",
+                        o.explanation,
+                        if intent.topic == Topic::Flag {
+                            "A flag falling"
+                        } else {
+                            "Resigning"
+                        },
+                        if intent.topic == Topic::Flag {
+                            "6.9"
+                        } else {
+                            "5.1.2"
+                        },
+                    ),
+                    None => parts.join(" "),
+                };
                 deciding.push(
                     if intent.topic == Topic::Flag {
                         "6.9"
@@ -718,6 +738,18 @@ impl Arbiter {
                 );
                 if intent.topic == Topic::Flag {
                     deciding.push("A.5.3".into());
+                }
+                if let Some(o) = &report.outcome {
+                    deciding.push(o.article.into());
+                    let ended_by = match o.article {
+                        "5.1.1" => Some(ClaimSubject::Checkmate),
+                        "5.2.1" => Some(ClaimSubject::Stalemate),
+                        "5.2.2" => Some(ClaimSubject::DeadPosition),
+                        "9.6.1" => Some(ClaimSubject::Fivefold),
+                        "9.6.2" => Some(ClaimSubject::SeventyFive),
+                        _ => None,
+                    };
+                    claims_out.extend(ended_by.map(|subject| claim(subject, game, &report)));
                 }
             }
             Topic::Repetition | Topic::FiftyMoves

@@ -316,8 +316,12 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
     let flag_for = |flagged: Color, opponent: &Winnability, line_san: &[String]| -> Ruling {
         let opp = flagged.other();
         if let Some(o) = &over {
+            // Once the game is over a flag decides nothing: the result stands. The contract
+            // never lets the flagged side win, so when the flagged side has already won
+            // (it gave mate) the value is null and `outcome` carries the result.
+            let flagged_won = o.result == result_for_winner(flagged);
             return Ruling {
-                result: Some(o.result.clone()),
+                result: (!flagged_won).then(|| o.result.clone()),
                 reason: format!(
                     "the game is already over ({}: {}), so a flag falling now changes nothing (6.9)",
                     o.reason, o.result

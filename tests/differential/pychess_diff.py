@@ -832,6 +832,15 @@ def compare(i: int, case: Case, got: dict) -> list[Mismatch]:
     for flagged, other in (("white", "black"), ("black", "white")):
         if ins[other] and flag.get(flagged) not in (None, "1/2-1/2"):
             diff(f"flag.{flagged}", f"null or 1/2-1/2 ({other} cannot mate)", flag.get(flagged))
+    # The contract's value domain: the flagged side never wins on its own flag.
+    for flagged, loss in (("white", "0-1"), ("black", "1-0")):
+        if flag.get(flagged) not in (None, "1/2-1/2", loss):
+            diff(f"flag.{flagged}", f"null, 1/2-1/2 or a loss for {flagged}", flag.get(flagged))
+    # After checkmate a flag changes nothing: the mated side's flag repeats the result.
+    if exp_oc and all(r == "checkmate" for _, r, _ in exp_oc):
+        (result, _, _), = exp_oc
+        mated = "white" if result == "0-1" else "black"
+        diff(f"flag.{mated}", result, flag.get(mated))
 
     if case.move_check is not None:
         mc = got.get("move_check") or {}
