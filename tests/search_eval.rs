@@ -1,6 +1,7 @@
 //! Retrieval accuracy on tests/search_eval.toml: questions written the way people type them,
 //! each with the article(s) that decide it. Prints top-1 and top-3 accuracy, the median and
-//! 99th-percentile query latency, and every miss; fails below 90% top-1 or 98% top-3.
+//! 99th-percentile query latency, and every miss. The aim is 90% top-1 and 98% top-3; the test
+//! enforces a floor a little below the level reached (92.5% top-1, 99% top-3) against regressions.
 //!
 //! An answer counts when its article equals an expected one or is its parent or child with
 //! at least two levels (3.8.2 ~ 3.8.2.2, but 3 never matches everything in Article 3).
@@ -15,7 +16,7 @@
 use std::time::{Duration, Instant};
 
 use rules_arbiter::rulebook::Rulebook;
-use rules_arbiter::search::{SearchIndex, Tuning, Vocabulary};
+use rules_arbiter::search::{SearchIndex, SearchMode, Tuning, Vocabulary};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -140,10 +141,10 @@ fn top1_and_top3_accuracy() {
         build.as_secs_f64() * 1e3,
     );
     // The aim is 90% top-1 and 98% top-3 (the retrieval issue); this guards the level reached
-    // (84.5% / 98.0% on 2026-12-02) against regressions until the aim is met.
+    // (93.8% / 100% after the rulebook wording pass) against regressions.
     assert!(
-        o.top1 >= 84.0 && o.top3 >= 97.5,
-        "top-1 {:.1}% (floor 84, aim 90), top-3 {:.1}% (floor 97.5, aim 98)",
+        o.top1 >= 92.5 && o.top3 >= 99.0,
+        "top-1 {:.1}% (floor 92.5; aim met at 90), top-3 {:.1}% (floor 99; aim met at 98)",
         o.top1,
         o.top3
     );
@@ -271,7 +272,11 @@ fn probe() {
         .filter(|s| !s.trim().is_empty())
     {
         println!("== {q}\n   {}", index.vocabulary().rewrite(q));
-        let hits = index.search_with(&book, q, 10, false);
+        let mode = SearchMode {
+            one_per_article: false,
+            snippets: true,
+        };
+        let hits = index.search_with(&book, q, 10, mode);
         for h in &hits {
             println!(
                 "  {:7.2} {:>10} {:5} {:<28} {}",
