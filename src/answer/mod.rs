@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::rulebook::{PageKind, Rulebook};
 use crate::rules::castling::capitalise_first;
 use crate::rules::{self, CheckOptions, ErrorBody, Game, Report, RulesError, SolverBudget};
-use crate::search::{Hit, SearchIndex};
+use crate::search::{Hit, SearchIndex, SearchMode};
 use claims::{
     Claim, ClaimCheck, ClaimSubject, Side, Wing, castling_status, claim, side_to_move, verify_claim,
 };
@@ -277,7 +277,9 @@ impl Arbiter {
             return Err(AnswerError::QuestionTooLong(chars));
         }
         let intent = understand(question);
-        let hits = self.index.search_with(&self.book, question, 8, false);
+        let hits = self
+            .index
+            .search_with(&self.book, question, 8, SearchMode::ANSWER);
         if req.has_position() {
             let game = self.game(&req.position_request())?;
             let report = rules::check(&game, intent.mv.as_deref(), self.options());

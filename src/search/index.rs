@@ -78,10 +78,33 @@ pub struct Hit {
     pub url: String,
     pub kind: &'static str,
     pub score: f32,
-    /// Highlighted HTML snippet of the passage text.
+    /// Highlighted HTML snippet of the passage text (empty when the `SearchMode` asks for none).
     pub snippet: String,
     /// `article` when the query named this article, `search` otherwise.
     pub matched_by: &'static str,
+}
+
+/// What a search returns besides the ranking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchMode {
+    /// One passage per article (a list of results); otherwise a FAQ entry and the law passage
+    /// of the same article may both appear (what the answer layer chooses from).
+    pub one_per_article: bool,
+    /// A highlighted snippet per hit (costly; the answer layer writes its own).
+    pub snippets: bool,
+}
+
+impl SearchMode {
+    /// `arbiter search`, `/api/search`: one result per article, with snippets.
+    pub const LISTING: SearchMode = SearchMode {
+        one_per_article: true,
+        snippets: true,
+    };
+    /// The answer layer: every passage, no snippets.
+    pub const ANSWER: SearchMode = SearchMode {
+        one_per_article: false,
+        snippets: false,
+    };
 }
 
 /// The ranking weights. The defaults are what `tests/search_eval.rs` was tuned with; the
@@ -1174,18 +1197,18 @@ impl SearchIndex {
 
     /// Ranked passages for a free-text query, one per article.
     pub fn search(&self, book: &Rulebook, query: &str, limit: usize) -> Vec<Hit> {
-        self.search_with(book, query, limit, true)
+        self.search_with(book, query, limit, SearchMode::LISTING)
     }
 
-    /// Ranked passages; with `dedupe_articles` false, a FAQ entry and the law passage of the
-    /// same article may both appear.
+    /// Ranked passages, as `mode` asks: one per article or not, with or without snippets.
     pub fn search_with(
         &self,
         book: &Rulebook,
         query: &str,
         limit: usize,
-        dedupe_articles: bool,
+        mode: SearchMode,
     ) -> Vec<Hit> {
+        let dedupe_articles = mode.one_per_article;
         let t = &self.tuning;
         let limit = limit.clamp(1, 50);
         let query = &query.chars().take(1000).collect::<String>();
@@ -1367,7 +1390,11 @@ impl SearchIndex {
             {
                 continue;
             }
-            let snippet = self.snippet(book, idx, &terms);
+            let snippet = if mode.snippets {
+                self.snippet(book, idx, &terms)
+            } else {
+                String::new()
+            };
             let mut hit = self.hit(book, idx, score, &snippet, "search");
             if article.is_some() {
                 hit.article = article;

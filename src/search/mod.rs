@@ -10,5 +10,5 @@
 mod index;
 mod vocabulary;
 
-pub use index::{Hit, IndexError, SearchIndex, Tuning};
+pub use index::{Hit, IndexError, SearchIndex, SearchMode, Tuning};
 pub use vocabulary::Vocabulary;

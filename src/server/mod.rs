@@ -36,8 +36,9 @@ pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 #[derive(Clone)]
 pub struct AppState {
     pub arbiter: Arc<Arbiter>,
-    /// Bounds the CPU-heavy requests (answers, checks) running at once, so that a burst of
-    /// slow requests queues instead of starving the light ones (search, pages, health).
+    /// Bounds the CPU-heavy requests (position answers, checks, verifications) running at
+    /// once, so that a burst of slow requests queues instead of starving the light ones
+    /// (rulebook questions, search, pages, health).
     pub heavy: Arc<Semaphore>,
 }
 
@@ -149,7 +150,13 @@ where
               (status = 422, description = "Invalid position or illegal move")))]
 async fn api_ask(State(state): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
     let req: AskRequest = parse_body(&body)?;
-    let answer = heavy(&state, move |a| a.ask(&req).map_err(ApiError::from)).await?;
+    // A rulebook question costs about as much as a search (a few hundred µs): it is answered
+    // in place, like /api/search, and never waits behind slow position work.
+    let answer = if req.has_position() {
+        heavy(&state, move |a| a.ask(&req).map_err(ApiError::from)).await?
+    } else {
+        state.arbiter.ask(&req)?
+    };
     Ok(Json(answer).into_response())
 }
 

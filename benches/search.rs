@@ -1,0 +1,105 @@
+//! Retrieval speed: one query at a time over the 304 questions of tests/search_eval.toml
+//! (each iteration runs the next question, so the median and slowest times are over the
+//! question set), the whole set in one go, and building the in-memory index from the
+//! embedded rulebook.
+//!
+//! Run: `cargo bench --bench search`.
+
+use std::cell::Cell;
+use std::sync::LazyLock;
+
+use divan::Bencher;
+use rules_arbiter::rulebook::Rulebook;
+use rules_arbiter::search::{SearchIndex, SearchMode, Vocabulary};
+
+struct Fixture {
+    book: Rulebook,
+    index: SearchIndex,
+    questions: Vec<String>,
+}
+
+static FIXTURE: LazyLock<Fixture> = LazyLock::new(|| {
+    #[derive(serde::Deserialize)]
+    struct Set {
+        query: Vec<Case>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Case {
+        text: String,
+    }
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/search_eval.toml"
+    ))
+    .expect("the evaluation set");
+    let set: Set = toml::from_str(&text).expect("the evaluation set parses");
+    let book = Rulebook::embedded().expect("the embedded rulebook loads");
+    let index =
+        SearchIndex::build_in_memory(&book, Vocabulary::embedded()).expect("the index builds");
+    Fixture {
+        book,
+        index,
+        questions: set.query.into_iter().map(|c| c.text).collect(),
+    }
+});
+
+fn main() {
+    divan::main();
+}
+
+/// One question per iteration, cycling through the evaluation set; top 3 with snippets, as
+/// `/api/search` asks.
+#[divan::bench(sample_count = 3040, sample_size = 1)]
+fn query(bencher: Bencher) {
+    let f = &*FIXTURE;
+    let next = Cell::new(0usize);
+    bencher.bench_local(|| {
+        let i = next.get();
+        next.set((i + 1) % f.questions.len());
+        f.index.search(&f.book, &f.questions[i], 3)
+    });
+}
+
+/// The answer layer's call: eight passages, FAQ and law passages of one article both kept.
+#[divan::bench(sample_count = 3040, sample_size = 1)]
+fn query_passages(bencher: Bencher) {
+    let f = &*FIXTURE;
+    let next = Cell::new(0usize);
+    bencher.bench_local(|| {
+        let i = next.get();
+        next.set((i + 1) % f.questions.len());
+        f.index
+            .search_with(&f.book, &f.questions[i], 8, SearchMode::ANSWER)
+    });
+}
+
+/// All 304 questions.
+#[divan::bench(sample_count = 10)]
+fn query_all(bencher: Bencher) {
+    let f = &*FIXTURE;
+    bencher.bench_local(|| {
+        f.questions
+            .iter()
+            .map(|q| f.index.search(&f.book, q, 3).len())
+            .sum::<usize>()
+    });
+}
+
+/// Building the in-memory index (tantivy passages, page prior, spelling and snippet tables)
+/// from the already loaded rulebook, as at start-up.
+#[divan::bench(sample_count = 10)]
+fn build_index(bencher: Bencher) {
+    let book = &FIXTURE.book;
+    bencher.bench_local(|| {
+        SearchIndex::build_in_memory(book, Vocabulary::embedded()).expect("the index builds")
+    });
+}
+
+/// Loading the embedded rulebook and building the index: the whole start-up cost of search.
+#[divan::bench(sample_count = 10)]
+fn load_and_build(bencher: Bencher) {
+    bencher.bench_local(|| {
+        let book = Rulebook::embedded().expect("the embedded rulebook loads");
+        SearchIndex::build_in_memory(&book, Vocabulary::embedded()).expect("the index builds")
+    });
+}
