@@ -43,6 +43,10 @@ static FIXTURE: LazyLock<Fixture> = LazyLock::new(|| {
     }
 });
 
+/// The allocator of the `arbiter` binary, so that the figures are the service's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     divan::main();
 }
