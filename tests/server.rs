@@ -85,6 +85,36 @@ fn every_route_and_bad_input() {
             .starts_with("/rulebook/article-3#art-3-8-2-2")
     );
 
+    // The same rulebook question again (spaces around it do not matter): served from the
+    // answer cache, byte for byte the answer computed the first time.
+    let ask_raw = |q: &str| {
+        let body = json!({ "question": q }).to_string();
+        s.request(
+            "POST",
+            "/api/ask",
+            Some(body.as_bytes()),
+            "application/json",
+        )
+    };
+    let (status, head, first) = ask_raw("When may I claim a draw by repetition?");
+    assert_eq!(status, 200);
+    assert!(
+        head.to_ascii_lowercase().contains("x-answer-cache: miss"),
+        "{head}"
+    );
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("content-type: application/json"),
+        "{head}"
+    );
+    let (status, head, again) = ask_raw("  When may I claim a draw by repetition? ");
+    assert_eq!(status, 200);
+    assert!(
+        head.to_ascii_lowercase().contains("x-answer-cache: hit"),
+        "{head}"
+    );
+    assert_eq!(first, again);
+
     let (status, a) = s.post_json("/api/ask", &json!({"question": "Can I castle short?", "fen": "r3k2r/8/8/8/2b5/8/8/R3K2R w KQkq - 0 1"}));
     assert_eq!(status, 200);
     assert!(a["answer"].as_str().unwrap().contains("f1"), "{a}");

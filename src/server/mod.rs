@@ -40,7 +40,18 @@ pub struct AppState {
     /// once, so that a burst of slow requests queues instead of starving the light ones
     /// (rulebook questions, search, pages, health).
     pub heavy: Arc<Semaphore>,
+    /// Answers to rulebook questions (no position), serialised, by question. The rulebook
+    /// and index are fixed for the life of the process, so a stored answer never goes stale;
+    /// a help widget hears the same few hundred questions over and over.
+    pub answers: Arc<AnswerCache>,
 }
+
+/// Serialised answers by question text, bounded in entries.
+pub type AnswerCache = quick_cache::sync::Cache<String, Bytes>;
+
+/// How many rulebook answers are kept (a few MB at most: questions are capped at 2,000
+/// characters and an answer is a few kB).
+const ANSWER_CACHE_ENTRIES: usize = 4096;
 
 /// A JSON error response.
 pub struct ApiError {
@@ -150,14 +161,43 @@ where
               (status = 422, description = "Invalid position or illegal move")))]
 async fn api_ask(State(state): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
     let req: AskRequest = parse_body(&body)?;
+    if req.has_position() {
+        let answer = heavy(&state, move |a| a.ask(&req).map_err(ApiError::from)).await?;
+        return Ok(Json(answer).into_response());
+    }
     // A rulebook question costs about as much as a search (a few hundred µs): it is answered
-    // in place, like /api/search, and never waits behind slow position work.
-    let answer = if req.has_position() {
-        heavy(&state, move |a| a.ask(&req).map_err(ApiError::from)).await?
-    } else {
-        state.arbiter.ask(&req)?
+    // in place, like /api/search, and never waits behind slow position work. Its answer
+    // depends on the question alone, so it is kept; `x-answer-cache` says which it was.
+    let key = req.question.trim().to_string();
+    let (body, cache) = match state.answers.get(&key) {
+        Some(body) => (body, "hit"),
+        None => {
+            let answer = state.arbiter.ask(&req)?;
+            let body = Bytes::from(serde_json::to_vec(&answer).map_err(|e| {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    format!("the answer could not be written as JSON: {e}"),
+                )
+            })?);
+            state.answers.insert(key, body.clone());
+            (body, "miss")
+        }
     };
-    Ok(Json(answer).into_response())
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            ),
+            (
+                header::HeaderName::from_static("x-answer-cache"),
+                HeaderValue::from_static(cache),
+            ),
+        ],
+        body,
+    )
+        .into_response())
 }
 
 #[utoipa::path(post, path = "/api/check", request_body = CheckRequest,
@@ -320,6 +360,7 @@ pub fn router(arbiter: Arc<Arbiter>) -> Router {
     let state = AppState {
         arbiter,
         heavy: Arc::new(Semaphore::new(workers * 2)),
+        answers: Arc::new(AnswerCache::new(ANSWER_CACHE_ENTRIES)),
     };
     Router::new()
         .route("/", get(pages::chat_page))
