@@ -24,7 +24,7 @@ use crate::rules::RulesError;
 use crate::rules::describe::{capitalised, role_name};
 use crate::rules::game::{move_number, parse_fen};
 use crate::rules::legality::MoveRejection;
-use crate::rules::notation::{normalise_san, resolve_move};
+use crate::rules::notation::{move_with_capture_mark_flipped, normalise_san, resolve_move};
 use crate::rules::winnability::{SolverBudget, winnability};
 
 /// One thing to tell the user about a span of the text.
@@ -236,26 +236,9 @@ fn rejection_finding(rej: &MoveRejection, span: &Span, label: &str) -> Finding {
 /// piece): the move is still clear, so the game goes on with a note.
 fn capture_mark(pos: &Chess, raw: &str, span: &Span, label: &str) -> Option<(Move, Finding)> {
     let tidy = normalise_san(raw)?;
-    let San::Normal {
-        role,
-        file,
-        rank,
-        capture,
-        to,
-        promotion,
-    } = San::from_ascii(tidy.as_bytes()).ok()?
-    else {
-        return None;
-    };
-    let flipped = San::Normal {
-        role,
-        file,
-        rank,
-        capture: !capture,
-        to,
-        promotion,
-    };
-    let m = flipped.to_move(pos).ok()?;
+    let written = San::from_ascii(tidy.as_bytes()).ok()?;
+    let m = move_with_capture_mark_flipped(pos, &written)?;
+    let (capture, to) = (matches!(written, San::Normal { capture: true, .. }), m.to());
     let proper = San::from_move(pos, m).to_string();
     let finding = if capture {
         Finding::new(

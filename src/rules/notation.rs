@@ -147,33 +147,36 @@ pub fn resolve_move(pos: &Chess, text: &str, mode: CastlingMode) -> Result<Move,
                     kind: "ambiguous",
                 })
             }
-            Err(SanError::IllegalSan) => {
-                // FIDE notation may leave out the "x" of a capture (C.9); accept it either way.
-                if let San::Normal {
-                    role,
-                    file,
-                    rank,
-                    capture,
-                    to,
-                    promotion,
-                } = san
-                {
-                    let flipped = San::Normal {
-                        role,
-                        file,
-                        rank,
-                        capture: !capture,
-                        to,
-                        promotion,
-                    };
-                    if let Ok(m) = flipped.to_move(pos) {
-                        return Ok(m);
-                    }
-                }
-                Err(explain_illegal_san(pos, &san, mode))
-            }
+            // FIDE notation may leave out the "x" of a capture (C.9); accept it either way.
+            Err(SanError::IllegalSan) => move_with_capture_mark_flipped(pos, &san)
+                .ok_or_else(|| explain_illegal_san(pos, &san, mode)),
         },
     }
+}
+
+/// The legal move `san` denotes once its capture mark is flipped ("Nxf3" onto an empty
+/// square, "Bc6" taking a piece), if there is one.
+pub fn move_with_capture_mark_flipped(pos: &Chess, san: &San) -> Option<Move> {
+    let San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    } = *san
+    else {
+        return None;
+    };
+    let flipped = San::Normal {
+        role,
+        file,
+        rank,
+        capture: !capture,
+        to,
+        promotion,
+    };
+    flipped.to_move(pos).ok()
 }
 
 /// SAN with check/mate suffix for a legal move.
