@@ -51,29 +51,30 @@ fn main() {
     divan::main();
 }
 
-/// One question per iteration, cycling through the evaluation set; top 3 with snippets, as
-/// `/api/search` asks.
-#[divan::bench(sample_count = 3040, sample_size = 1)]
-fn query(bencher: Bencher) {
+/// Runs `search` on one question per iteration, cycling through the evaluation set (so the
+/// median and slowest times are over the question set).
+fn each_question<T>(bencher: Bencher, search: impl Fn(&Fixture, &str) -> T) {
     let f = &*FIXTURE;
     let next = Cell::new(0usize);
     bencher.bench_local(|| {
         let i = next.get();
         next.set((i + 1) % f.questions.len());
-        f.index.search(&f.book, &f.questions[i], 3)
+        search(f, &f.questions[i])
     });
 }
 
-/// The answer layer's call: eight passages, FAQ and law passages of one article both kept.
+/// Top 3 with snippets, as `/api/search` asks.
+#[divan::bench(sample_count = 3040, sample_size = 1)]
+fn query(bencher: Bencher) {
+    each_question(bencher, |f, q| f.index.search(&f.book, q, 3));
+}
+
+/// The answer layer's call: eight passages, FAQ and law passages of one article both kept,
+/// no snippets.
 #[divan::bench(sample_count = 3040, sample_size = 1)]
 fn query_passages(bencher: Bencher) {
-    let f = &*FIXTURE;
-    let next = Cell::new(0usize);
-    bencher.bench_local(|| {
-        let i = next.get();
-        next.set((i + 1) % f.questions.len());
-        f.index
-            .search_with(&f.book, &f.questions[i], 8, SearchMode::ANSWER)
+    each_question(bencher, |f, q| {
+        f.index.search_with(&f.book, q, 8, SearchMode::ANSWER)
     });
 }
 
