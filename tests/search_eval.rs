@@ -8,7 +8,7 @@
 //!
 //! Two ignored helpers read the rulebook and vocabulary from disk, so that editing
 //! rulebook/vocabulary.toml needs no rebuild of the library:
-//! - `TUNE='title=3,body=1;faq=0.9' cargo test --release --test search_eval tune -- --ignored --nocapture`
+//! - `TUNE='title=3,body=1;rulings=0.9' cargo test --release --test search_eval tune -- --ignored --nocapture`
 //!   evaluates each `;`-separated set of ranking weights (see `Tuning`);
 //! - `PROBE='query one|query two' cargo test --release --test search_eval probe -- --ignored --nocapture`
 //!   prints the ten best passages of each query.
@@ -206,7 +206,7 @@ fn ascent() {
         best.set(kv).unwrap();
     }
     let keys: Vec<String> = std::env::var("KEYS")
-        .unwrap_or_else(|_| "title,question,parents,body,body_flat,bigram,page,page_title,page_summary,page_aliases,page_keywords,page_bigram,expansion,correction,faq,guide,intro,support,coverage,dismax".into())
+        .unwrap_or_else(|_| "title,question,parents,body,body_flat,bigram,page,page_title,page_summary,page_aliases,page_keywords,page_bigram,expansion,correction,rulings,guide,intro,support,coverage,dismax".into())
         .split(',')
         .map(str::to_string)
         .collect();

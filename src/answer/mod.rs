@@ -6,19 +6,22 @@
 //! share (`Arc`) and never changes once built. `answer` knows nothing of HTTP or LSP.
 
 pub mod claims;
+pub mod frame;
+mod from_rulebook;
 pub mod intent;
 pub mod request;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rulebook::{PageKind, Rulebook};
+use crate::rulebook::Rulebook;
 use crate::rules::castling::capitalise_first;
 use crate::rules::{self, CheckOptions, ErrorBody, Game, Report, RulesError, SolverBudget};
 use crate::search::{Hit, SearchIndex, SearchMode};
 use claims::{
     Claim, ClaimCheck, ClaimSubject, Side, Wing, castling_status, claim, side_to_move, verify_claim,
 };
-use intent::{Intent, Topic, understand};
+use frame::Frame;
+use intent::{Intent, Topic};
 pub use request::{AskRequest, CheckRequest, MovesField};
 
 /// Longest question we read (characters).
@@ -52,10 +55,25 @@ pub struct Answer {
     pub position: Option<Report>,
     /// What the question was understood to be about.
     pub topic: String,
-    /// `position` (ruled by the checker), `rulebook` (answered from a page), `unknown`.
-    pub basis: String,
+    /// What the answer rests on.
+    pub basis: Basis,
     /// Squares worth marking on a board diagram (attacked squares, the e.p. target…).
     pub marks: Vec<String>,
+    /// How sure the match between question and ruling is, from 0 to 1 (1 for position
+    /// verdicts, which come from the checker).
+    pub confidence: f32,
+}
+
+/// What an answer rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Basis {
+    /// The checker's verdict on the position given.
+    Position,
+    /// A ruling or law passage of the rulebook.
+    Rulebook,
+    /// Nothing matched well enough to answer.
+    Unknown,
 }
 
 /// Why a question could not be answered at all.
@@ -276,16 +294,17 @@ impl Arbiter {
         if chars > MAX_QUESTION_CHARS {
             return Err(AnswerError::QuestionTooLong(chars));
         }
-        let intent = understand(question);
-        let hits = self
-            .index
-            .search_with(&self.book, question, 8, SearchMode::ANSWER);
+        let frame = Frame::read(question);
         if req.has_position() {
+            let hits = self
+                .index
+                .search_with(&self.book, question, 8, SearchMode::ANSWER);
             let game = self.game(&req.position_request())?;
+            let intent = &frame.intent;
             let report = rules::check(&game, intent.mv.as_deref(), self.options());
-            Ok(self.position_answer(question, &intent, &game, report, &hits))
+            Ok(self.position_answer(question, intent, &game, report, &hits))
         } else {
-            Ok(self.rulebook_answer(question, &intent, &hits))
+            Ok(self.rulebook_answer(question, &frame))
         }
     }
 
@@ -328,97 +347,6 @@ impl Arbiter {
             }
         }
         out
-    }
-
-    /// Which passage to answer from: a FAQ entry whose question says nearly what was asked,
-    /// else the best-ranked passage that is not a loosely related FAQ entry.
-    fn best_passage_for<'h>(&self, question: &str, hits: &'h [Hit]) -> &'h Hit {
-        let asked = content_stems(question);
-        let mut best_faq: Option<(f32, &Hit)> = None;
-        for h in hits.iter().take(6) {
-            if let Some(q) = self.book.passages[h.passage].question() {
-                let theirs = content_stems(q);
-                let shared = asked.iter().filter(|w| theirs.contains(*w)).count() as f32;
-                let union = (asked.len() + theirs.len()) as f32 - shared;
-                let similarity = if union > 0.0 { shared / union } else { 0.0 };
-                if best_faq.is_none_or(|(s, _)| similarity > s) {
-                    best_faq = Some((similarity, h));
-                }
-            }
-        }
-        let top = &hits[0];
-        match best_faq {
-            Some((similarity, h)) if similarity >= 0.34 => h,
-            _ if top.kind != "faq" || top.matched_by == "article" => top,
-            _ => hits.iter().take(4).find(|h| h.kind == "law").unwrap_or(top),
-        }
-    }
-
-    fn rulebook_answer(&self, question: &str, intent: &Intent, hits: &[Hit]) -> Answer {
-        let meaningful = self.domain_word_count(question);
-        let confident = hits
-            .first()
-            .is_some_and(|h| h.matched_by == "article" || (h.score >= 4.0 && meaningful >= 1));
-        if !confident {
-            let closest: Vec<String> = hits
-                .iter()
-                .take(3)
-                .map(|h| format!("{} ({})", h.title, h.url))
-                .collect();
-            let answer = if closest.is_empty() {
-                "I don't know: nothing in the rulebook matches this question. Try asking about a rule (castling, en passant, the clock, draws, touch-move…), or give a position as FEN or PGN.".to_string()
-            } else {
-                format!(
-                    "I don't know: this does not look like a question the rulebook answers. The closest pages are: {}.",
-                    closest.join("; ")
-                )
-            };
-            return Answer {
-                answer,
-                citations: vec![],
-                claims: vec![],
-                position: None,
-                topic: intent.topic.name().into(),
-                basis: "unknown".into(),
-                marks: vec![],
-            };
-        }
-        let best = self.best_passage_for(question, hits);
-        let passage = &self.book.passages[best.passage];
-        let body = first_sentences(
-            &passage.text,
-            if passage.kind == PageKind::Faq { 4 } else { 3 },
-        );
-        let mut answer = match (passage.kind, &best.article) {
-            (PageKind::Law, Some(a)) => format!("{body} ({} — {})", a, passage.title),
-            _ => body,
-        };
-        if intent.needs_position || intent.mv.is_some() {
-            answer.push_str(
-                " Whether it applies in your game depends on the position: give it as FEN or PGN (or the moves played) and I will check it with the rules checker.",
-            );
-        }
-        // A FAQ answer cites its deciding article first (rulebook/README.md); a law passage is
-        // its own article; a guide passage stands for the article search matched it to.
-        let deciding: Vec<&str> = match passage.kind {
-            PageKind::Faq => passage
-                .cites
-                .iter()
-                .map(String::as_str)
-                .filter(|a| self.book.article(a).is_some())
-                .collect(),
-            _ => best.article.iter().map(String::as_str).collect(),
-        };
-        let citations = self.citations(&deciding, &answer, hits);
-        Answer {
-            answer,
-            citations,
-            claims: vec![],
-            position: None,
-            topic: intent.topic.name().into(),
-            basis: "rulebook".into(),
-            marks: vec![],
-        }
     }
 
     fn position_answer(
@@ -870,8 +798,9 @@ impl Arbiter {
             claims: claims_out,
             position: Some(report),
             topic: intent.topic.name().into(),
-            basis: "position".into(),
+            basis: Basis::Position,
             marks,
+            confidence: 1.0,
         }
     }
 }

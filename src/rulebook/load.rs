@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use super::articles::{anchor_for_article, article_of_heading, find_article_refs, slug};
 use super::render::render_page_html;
+use super::ruling::split_ruling;
 use super::{ArticleEntry, Page, PageKind, Passage};
 
 #[derive(RustEmbed)]
@@ -357,8 +358,18 @@ fn parse_page(path: &str, text: &str, passages: &mut Vec<Passage>) -> Result<Pag
             stack.pop();
         }
         stack.push((section.level, section.heading.clone()));
-        let mut cites: Vec<String> = Vec::new();
-        for (_, num) in find_article_refs(&section.text) {
+        let (ruling, text) = if front.kind == PageKind::Rulings && section.level == 2 {
+            let (meta, body) = split_ruling(&section.text)
+                .map_err(|m| err(format!("ruling '{}': {m}", section.heading)))?;
+            (Some(meta), body)
+        } else {
+            (None, section.text.trim().to_string())
+        };
+        let mut cites: Vec<String> = ruling
+            .as_ref()
+            .map(|r| r.articles.clone())
+            .unwrap_or_default();
+        for (_, num) in find_article_refs(&text) {
             if !cites.contains(&num) {
                 cites.push(num);
             }
@@ -372,9 +383,10 @@ fn parse_page(path: &str, text: &str, passages: &mut Vec<Passage>) -> Result<Pag
             title,
             heading_path: stack.iter().map(|(_, h)| h.clone()).collect(),
             level: section.level,
-            text: section.text.trim().to_string(),
+            text,
             cites,
             fens: section.fens,
+            ruling,
         });
     }
     Ok(Page {
@@ -402,7 +414,7 @@ fn heading_depth(level: HeadingLevel) -> u8 {
 }
 
 /// Reading order: laws (introduction, Articles 1–12, Appendices A–D, Guidelines I–III), then
-/// guides, then FAQ; alphabetical within a group.
+/// guides, then rulings; alphabetical within a group.
 fn page_order(path: &str) -> (u8, u32, String) {
     let id = Path::new(path)
         .file_stem()

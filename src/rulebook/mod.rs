@@ -11,10 +11,12 @@
 mod articles;
 mod load;
 mod render;
+mod ruling;
 
 pub use articles::{anchor_for_article, article_of_heading, find_article_refs, is_article_number};
 pub use load::{LoadError, Rulebook};
 pub use render::sanitize as sanitize_html;
+pub use ruling::{RulingMeta, Setting};
 
 use serde::Serialize;
 
@@ -24,7 +26,8 @@ use serde::Serialize;
 pub enum PageKind {
     Law,
     Guide,
-    Faq,
+    /// A page of the rulings bank: each `##` section is one ruling.
+    Rulings,
 }
 
 impl PageKind {
@@ -32,7 +35,7 @@ impl PageKind {
         match self {
             PageKind::Law => "law",
             PageKind::Guide => "guide",
-            PageKind::Faq => "faq",
+            PageKind::Rulings => "rulings",
         }
     }
 }
@@ -77,6 +80,8 @@ pub struct Passage {
     pub cites: Vec<String>,
     /// FEN positions shown in the passage.
     pub fens: Vec<String>,
+    /// For a ruling: its paraphrases, deciding articles and settings.
+    pub ruling: Option<RulingMeta>,
 }
 
 impl Passage {
@@ -85,10 +90,27 @@ impl Passage {
         format!("/rulebook/{}#{}", self.page, self.anchor)
     }
 
-    /// A FAQ entry's question, when this passage is one.
+    /// A ruling's question, when this passage is one.
     pub fn question(&self) -> Option<&str> {
-        (self.kind == PageKind::Faq && self.title.trim_end().ends_with('?'))
-            .then_some(self.title.as_str())
+        self.ruling.as_ref().map(|_| self.title.as_str())
+    }
+
+    /// Every way a ruling's question is put: its heading, then its paraphrases.
+    pub fn phrasings(&self) -> impl Iterator<Item = &str> {
+        self.question().into_iter().chain(
+            self.ruling
+                .iter()
+                .flat_map(|r| r.asked.iter().map(String::as_str)),
+        )
+    }
+
+    /// The article that decides a ruling, or the passage's own article.
+    pub fn deciding_article(&self) -> Option<&str> {
+        self.ruling
+            .as_ref()
+            .and_then(|r| r.articles.first())
+            .or(self.article.as_ref())
+            .map(String::as_str)
     }
 }
 

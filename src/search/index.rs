@@ -136,7 +136,7 @@ pub struct Tuning {
     pub expansion: f32,
     pub correction: f32,
     /// Multipliers by kind of passage; `intro` is a page's text before its first heading.
-    pub faq: f32,
+    pub rulings: f32,
     pub guide: f32,
     pub intro: f32,
     /// FAQ/guide passages stand for the article they cite first (else the cited article
@@ -177,7 +177,7 @@ impl Default for Tuning {
             page_bigram: 0.5,
             expansion: 0.5,
             correction: 1.0,
-            faq: 0.8,
+            rulings: 0.8,
             guide: 0.8,
             intro: 1.0,
             map_first: true,
@@ -219,7 +219,7 @@ impl Tuning {
             "page_bigram" => self.page_bigram = num()?,
             "expansion" => self.expansion = num()?,
             "correction" => self.correction = num()?,
-            "faq" => self.faq = num()?,
+            "rulings" => self.rulings = num()?,
             "guide" => self.guide = num()?,
             "intro" => self.intro = num()?,
             "map_first" => self.map_first = num()? != 0.0,
@@ -664,7 +664,7 @@ impl SearchIndex {
             if let Some(a) = &p.article {
                 d.add_text(f.article, a);
             }
-            if let Some(q) = p.question() {
+            for q in p.phrasings() {
                 d.add_text(f.question, normalise_notation(q));
             }
             writer.add_document(d)?;
@@ -691,6 +691,9 @@ impl SearchIndex {
         for p in &book.passages {
             add_words(&p.title);
             add_words(&p.text);
+            for q in p.phrasings().skip(1) {
+                add_words(q);
+            }
         }
         for page in &book.pages {
             add_words(&page.title);
@@ -757,9 +760,12 @@ impl SearchIndex {
                 ));
             }
             drop(stream);
+            // A ruling is found by every way players put its question.
+            let asked = p.phrasings().skip(1).collect::<Vec<_>>().join(" ");
             let text = format!(
-                "{} {}",
+                "{} {} {}",
                 p.heading_path.join(" "),
+                normalise_notation(&asked),
                 normalise_notation(&p.text)
             );
             let mut own: Vec<u32> = stems(&mut analyzer, &text)
@@ -1283,7 +1289,7 @@ impl SearchIndex {
             let weight = match p.kind {
                 PageKind::Law if p.article.is_none() => t.intro,
                 PageKind::Law => 1.0,
-                PageKind::Faq => t.faq,
+                PageKind::Rulings => t.rulings,
                 PageKind::Guide => t.guide,
             };
             let mut score = score * weight;
@@ -1301,6 +1307,9 @@ impl SearchIndex {
             .collect();
         let stands_for = |idx: usize| -> Option<String> {
             let p = &book.passages[idx];
+            if let Some(ruling) = &p.ruling {
+                return ruling.articles.first().cloned();
+            }
             if p.article.is_some() {
                 return p.article.clone();
             }

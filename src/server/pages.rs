@@ -67,7 +67,7 @@ fn nav(state: &AppState, current: Option<&str>) -> String {
     for (kind, label) in [
         (crate::rulebook::PageKind::Law, "Laws"),
         (crate::rulebook::PageKind::Guide, "Guides"),
-        (crate::rulebook::PageKind::Faq, "FAQ"),
+        (crate::rulebook::PageKind::Rulings, "Rulings"),
     ] {
         s.push_str(&format!("<h2>{label}</h2><ul>"));
         for p in state.arbiter.book.pages.iter().filter(|p| p.kind == kind) {

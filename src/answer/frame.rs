@@ -1,0 +1,366 @@
+//! The question frame: what kind of question was asked, its sub-questions, who acts, in what
+//! setting, and what was already done — read from the text alone, before any matching.
+//!
+//! The frame wraps the [`Intent`] (topic, side, wing, move) that position answers use, and adds
+//! what rulebook answers need: the question kind, the sub-questions of a multi-part question,
+//! the settings it names (rapid, blitz, Chess960…) and the acts it reports ("I played",
+//! "he claimed").
+
+use crate::rulebook::Setting;
+
+use super::intent::{Intent, understand};
+
+/// What sort of answer the asker wants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuestionKind {
+    /// "Can I castle…?", "Is it a draw?" — answered yes or no.
+    YesNo,
+    /// "What happens if…?", "What should the arbiter do?" — a ruling.
+    Ruling,
+    /// "Who wins?", "What is the result?"
+    Result,
+    /// "How do I claim…?"
+    HowTo,
+    /// "What is en passant?"
+    Definition,
+    /// "Should I…?", "Is it better to…?" — a choice the Laws may leave to the player.
+    Advice,
+    /// A statement or anything else.
+    Other,
+}
+
+/// Who a question says acts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Actor {
+    Asker,
+    Opponent,
+    White,
+    Black,
+    /// "The player with king and bishop": the pieces named.
+    Holding(Vec<PieceKind>),
+}
+
+/// A kind of chess piece named in a question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PieceKind {
+    King,
+    Queen,
+    Rook,
+    Bishop,
+    Knight,
+    Pawn,
+}
+
+/// Something the question says already happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Act {
+    /// A move was played ("I played Qb6", "after he pushed…").
+    Played,
+    /// A draw or a win was claimed.
+    Claimed,
+    /// A draw was offered.
+    Offered,
+    /// A piece was touched.
+    Touched,
+    /// A flag fell.
+    Flagged,
+    Resigned,
+}
+
+/// The reading of a question.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    pub kind: QuestionKind,
+    /// The sub-questions, each a question that can be answered alone; one for a simple question.
+    pub parts: Vec<String>,
+    pub actors: Vec<Actor>,
+    /// Settings the question names (empty: none named, so standard FIDE rules).
+    pub settings: Vec<Setting>,
+    pub acts: Vec<Act>,
+    /// Topic, side, wing and move, for position answers.
+    pub intent: Intent,
+}
+
+impl Frame {
+    /// Reads a question.
+    pub fn read(question: &str) -> Frame {
+        let lower = format!(" {} ", question.to_lowercase().replace(['’', '‘'], "'"));
+        Frame {
+            kind: kind_of(&lower),
+            parts: sub_questions(question),
+            actors: actors_in(&lower),
+            settings: settings_in(&lower),
+            acts: acts_in(&lower),
+            intent: understand(question),
+        }
+    }
+
+    /// Whether the question reports that a move was already played.
+    pub fn reports_played_move(&self) -> bool {
+        self.acts.contains(&Act::Played)
+    }
+}
+
+fn has(q: &str, words: &[&str]) -> bool {
+    words.iter().any(|w| q.contains(w))
+}
+
+/// The kind of the (first) question sentence.
+fn kind_of(q: &str) -> QuestionKind {
+    let asked = q
+        .split_inclusive('?')
+        .find(|s| s.contains('?'))
+        .unwrap_or(q)
+        .trim_start_matches(|c: char| !c.is_alphanumeric());
+    let starts = |ws: &[&str]| ws.iter().any(|w| asked.starts_with(w) || asked.contains(&format!(". {w}")));
+    if has(q, &["who wins", "who won", "who loses", "who lost", "what is the result", "what's the result", "result of the game", "is it a win", "do i win", "did i win", "do i lose", "did i lose", "does he win", "does she win"]) {
+        QuestionKind::Result
+    } else if starts(&["should i", "should we", "is it better", "would it be better", "which is better", "what should i play", "do you recommend"]) {
+        QuestionKind::Advice
+    } else if starts(&["how do", "how can", "how does", "how should", "how to", "how many", "how much", "how long", "how late"]) {
+        QuestionKind::HowTo
+    } else if starts(&["what happens", "what should", "what does the arbiter", "what will", "what now", "what would", "what can", "what do"]) || has(q, &["what is the ruling", "what's the ruling", "what now", "what happens"]) {
+        QuestionKind::Ruling
+    } else if starts(&["what is", "what's", "what are", "define", "meaning of", "what does"]) {
+        QuestionKind::Definition
+    } else if starts(&["can ", "is ", "are ", "do ", "does ", "did ", "may ", "must ", "was ", "were ", "has ", "have ", "am i", "will ", "would ", "could ", "isn't", "is'nt", "shouldn't"]) {
+        QuestionKind::YesNo
+    } else {
+        QuestionKind::Other
+    }
+}
+
+/// Splits a multi-part question: several question sentences, numbered items, or "…, or if …"
+/// (the shared opening — "Can I castle" — is carried over to each part). Statements before a
+/// question stay with it as its context; a short follow-up ("Right?") stays with the part before.
+pub fn sub_questions(question: &str) -> Vec<String> {
+    let text = question.trim();
+    let numbered = split_numbered(text);
+    if numbered.len() >= 2 {
+        return numbered;
+    }
+    let mut parts: Vec<String> = Vec::new();
+    let mut pending = String::new();
+    for sentence in text.split_inclusive('?') {
+        let s = sentence.trim();
+        if s.is_empty() {
+            continue;
+        }
+        if !s.ends_with('?') {
+            // A closing statement without a question: context for the last part.
+            match parts.last_mut() {
+                Some(last) => {
+                    last.push(' ');
+                    last.push_str(s);
+                }
+                None => pending = s.to_string(),
+            }
+            continue;
+        }
+        let content_words = s.split_whitespace().filter(|w| w.len() > 3).count();
+        let full = if pending.is_empty() {
+            s.to_string()
+        } else {
+            format!("{pending} {s}")
+        };
+        pending.clear();
+        match parts.last_mut() {
+            Some(last) if content_words < 3 => {
+                last.push(' ');
+                last.push_str(s);
+            }
+            _ => parts.push(full),
+        }
+    }
+    if !pending.is_empty() {
+        parts.push(pending);
+    }
+    if parts.len() == 1 {
+        if let Some(split) = split_or_if(&parts[0]) {
+            return split;
+        }
+    }
+    if parts.is_empty() {
+        parts.push(text.to_string());
+    }
+    parts
+}
+
+/// "1. … 2. …" or "a) … b) …" items.
+fn split_numbered(text: &str) -> Vec<String> {
+    let mut items: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let l = line.trim();
+        let rest = l
+            .strip_prefix(|c: char| c.is_ascii_digit())
+            .and_then(|r| r.strip_prefix(['.', ')']))
+            .or_else(|| {
+                l.strip_prefix(|c: char| c.is_ascii_lowercase())
+                    .and_then(|r| r.strip_prefix(')'))
+            });
+        match rest {
+            Some(r) if !r.trim().is_empty() => items.push(r.trim().to_string()),
+            _ if !items.is_empty() && !l.is_empty() => {
+                let last = items.last_mut().expect("non-empty");
+                last.push(' ');
+                last.push_str(l);
+            }
+            _ => {}
+        }
+    }
+    items
+}
+
+/// "Can I castle if my king was in check earlier, or if my rook is attacked?" →
+/// ["Can I castle if my king was in check earlier?", "Can I castle if my rook is attacked?"].
+fn split_or_if(q: &str) -> Option<Vec<String>> {
+    let lower = q.to_lowercase();
+    let (cut, skip) = [", or if ", " or if ", ", or when ", "; or if "]
+        .iter()
+        .find_map(|sep| lower.find(sep).map(|i| (i, sep.len())))?;
+    let first = &q[..cut];
+    let second = q[cut + skip..].trim_end_matches('?').trim();
+    let lower_first = first.to_lowercase();
+    let opening = lower_first
+        .find(" if ")
+        .or_else(|| lower_first.find(" when "))?;
+    let prefix = &first[..opening];
+    let joiner = if lower[cut..].contains("when") { "when" } else { "if" };
+    Some(vec![
+        format!("{}?", first.trim_end_matches('?').trim()),
+        format!("{prefix} {joiner} {second}?"),
+    ])
+}
+
+fn actors_in(q: &str) -> Vec<Actor> {
+    let mut out = Vec::new();
+    if has(q, &[" i ", " i'", " my ", " me "]) {
+        out.push(Actor::Asker);
+    }
+    if has(q, &["opponent", " he ", " she ", " his ", " her ", " him ", "the other player"]) {
+        out.push(Actor::Opponent);
+    }
+    if has(q, &[" white ", "white's", " white?"]) {
+        out.push(Actor::White);
+    }
+    if has(q, &[" black ", "black's", " black?"]) {
+        out.push(Actor::Black);
+    }
+    if let Some(pieces) = holding(q) {
+        out.push(Actor::Holding(pieces));
+    }
+    out
+}
+
+/// "the player with king and bishop", "I have king, bishop and pawn": the pieces named.
+fn holding(q: &str) -> Option<Vec<PieceKind>> {
+    let start = ["player with ", "side with ", "i have ", "i've got ", "he has ", "she has ", "i had ", "he had ", "only "]
+        .iter()
+        .find_map(|m| q.find(m).map(|i| i + m.len()))?;
+    let tail: String = q[start..].chars().take(60).collect();
+    let mut pieces = Vec::new();
+    for word in tail.split(|c: char| !c.is_alphanumeric()) {
+        if matches!(
+            word,
+            "vs" | "v" | "versus" | "against" | "when" | "while" | "but" | "he" | "she" | "his"
+                | "her" | "my" | "him"
+        ) {
+            break;
+        }
+        let kind = match word.trim_end_matches('s') {
+            "king" => PieceKind::King,
+            "queen" => PieceKind::Queen,
+            "rook" => PieceKind::Rook,
+            "bishop" => PieceKind::Bishop,
+            "knight" => PieceKind::Knight,
+            "pawn" => PieceKind::Pawn,
+            _ => continue,
+        };
+        pieces.push(kind);
+    }
+    (!pieces.is_empty()).then_some(pieces)
+}
+
+/// Settings named in a question.
+pub fn settings_in(q: &str) -> Vec<Setting> {
+    let table: [(Setting, &[&str]); 8] = [
+        (Setting::Rapid, &["rapid", "quickplay", "15+10", "10+5", "15 minute", "25 minute", "quick play"]),
+        (Setting::Blitz, &["blitz", "bullet", "3+2", "5+3", "3+0", "5+0", "5 minute", "3 minute", "five minute", "lightning"]),
+        (Setting::Armageddon, &["armageddon", "draw odds"]),
+        (Setting::Online, &["online", "lichess", "chess.com", "chesscom", "internet", " app ", "server"]),
+        (Setting::UsChess, &["uscf", "us chess", "u.s. chess", "usa ", "american"]),
+        (Setting::Chess960, &["960", "fischer random", "fischerandom", "freestyle", "chess 960"]),
+        (Setting::Unsupervised, &["no arbiter", "without an arbiter", "without arbiter", "unsupervised", "no td", "casual game", "friendly game", "no referee"]),
+        (Setting::Standard, &["classical", "standard game", "slow game", "long game", "standard time", "fide rated classical"]),
+    ];
+    table
+        .iter()
+        .filter(|(_, words)| has(q, words))
+        .map(|(s, _)| *s)
+        .collect()
+}
+
+fn acts_in(q: &str) -> Vec<Act> {
+    let table: [(Act, &[&str]); 6] = [
+        (Act::Played, &["i played", "i moved", "he played", "she played", "he moved", "she moved", "after ", "he just", "she just", "i just", "opponent played", "opponent moved", "i pushed", "he pushed"]),
+        (Act::Claimed, &["claimed", "i claim", "he claim", "she claim", "my claim", "his claim"]),
+        (Act::Offered, &["offered", "offer a draw", "draw offer", "offering"]),
+        (Act::Touched, &["touched", "touch "]),
+        (Act::Flagged, &["flag fell", "flagged", "flag dropped", "ran out of time", "run out of time", "lost on time", "timed out", "flag falls"]),
+        (Act::Resigned, &["resigned", "resigns"]),
+    ];
+    table
+        .iter()
+        .filter(|(_, words)| has(q, words))
+        .map(|(a, _)| *a)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds() {
+        let k = |q: &str| Frame::read(q).kind;
+        assert_eq!(k("Can I castle out of check?"), QuestionKind::YesNo);
+        assert_eq!(k("A phone rang, who loses?"), QuestionKind::Result);
+        assert_eq!(k("Should I always take a queen?"), QuestionKind::Advice);
+        assert_eq!(k("What happens if my flag falls?"), QuestionKind::Ruling);
+        assert_eq!(k("How do I claim a draw?"), QuestionKind::HowTo);
+        assert_eq!(k("What is en passant?"), QuestionKind::Definition);
+    }
+
+    #[test]
+    fn parts() {
+        assert_eq!(
+            sub_questions("Can I castle if my king was in check earlier, or if my rook is attacked?"),
+            [
+                "Can I castle if my king was in check earlier?",
+                "Can I castle if my rook is attacked?"
+            ]
+        );
+        assert_eq!(
+            sub_questions("In a rapid game he castled with one hand. The TD said I lose. Right?").len(),
+            1
+        );
+        assert_eq!(
+            sub_questions("1. Can a pawn promote to a king?\n2. Must I claim a threefold?").len(),
+            2
+        );
+        assert_eq!(
+            sub_questions("Is fivefold automatic? Does threefold need three moves in a row?").len(),
+            2
+        );
+    }
+
+    #[test]
+    fn settings_actors_acts() {
+        let f = Frame::read("In blitz he flagged while I had king and bishop. Who wins?");
+        assert_eq!(f.settings, [Setting::Blitz]);
+        assert!(f.actors.contains(&Actor::Opponent));
+        assert!(f.actors.contains(&Actor::Holding(vec![PieceKind::King, PieceKind::Bishop])));
+        assert!(f.acts.contains(&Act::Flagged));
+        assert!(Frame::read("I played Qb6 and his king can't move").reports_played_move());
+    }
+}

@@ -1,0 +1,149 @@
+//! Rulings: the rulebook's answer units. A ruling is one `##` section of a `rulings/` page — a
+//! question as players put it, the other ways they put it (`asked:`), the deciding articles,
+//! the settings it holds in and whether it depends on the position — followed by its text,
+//! whose first sentence is the decision (see rulebook/README.md, "Rulings").
+
+use serde::Serialize;
+
+/// Where a ruling holds, or what setting a question names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
+#[serde(rename_all = "kebab-case")]
+pub enum Setting {
+    /// Slow (standard) FIDE games.
+    Standard,
+    Rapid,
+    Blitz,
+    Armageddon,
+    /// Games on an online server (not FIDE over-the-board rules).
+    Online,
+    /// US Chess rules (not FIDE).
+    UsChess,
+    Chess960,
+    /// Games without an arbiter present.
+    Unsupervised,
+}
+
+impl Setting {
+    pub const ALL: [Setting; 8] = [
+        Setting::Standard,
+        Setting::Rapid,
+        Setting::Blitz,
+        Setting::Armageddon,
+        Setting::Online,
+        Setting::UsChess,
+        Setting::Chess960,
+        Setting::Unsupervised,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Setting::Standard => "standard",
+            Setting::Rapid => "rapid",
+            Setting::Blitz => "blitz",
+            Setting::Armageddon => "armageddon",
+            Setting::Online => "online",
+            Setting::UsChess => "us-chess",
+            Setting::Chess960 => "chess960",
+            Setting::Unsupervised => "unsupervised",
+        }
+    }
+
+    fn parse(word: &str) -> Option<Setting> {
+        Setting::ALL.into_iter().find(|s| s.as_str() == word)
+    }
+}
+
+/// What a ruling section says about itself, besides its text.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct RulingMeta {
+    /// Other ways players ask the same question (matched, never shown as the answer).
+    pub asked: Vec<String>,
+    /// The deciding article first, then the supporting ones.
+    pub articles: Vec<String>,
+    /// Where the ruling holds; empty means everywhere (`context: any`).
+    pub settings: Vec<Setting>,
+    /// The decision depends on the actual position: the answer invites the asker to give it.
+    pub needs_position: bool,
+}
+
+impl RulingMeta {
+    /// Whether the ruling holds in every setting.
+    pub fn holds_everywhere(&self) -> bool {
+        self.settings.is_empty()
+    }
+}
+
+/// Splits a ruling section's text into its `key: value` lines and the ruling's own text.
+/// Unknown keys and settings are errors, so a typo never silently drops a paraphrase.
+pub fn split_ruling(text: &str) -> Result<(RulingMeta, String), String> {
+    let mut meta = RulingMeta::default();
+    let mut body = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim();
+        let Some((key, value)) = meta_line(trimmed) else {
+            body.push(line);
+            continue;
+        };
+        let value = value.trim();
+        match key {
+            "asked" => meta.asked.push(value.to_string()),
+            "articles" => meta.articles.extend(
+                value
+                    .split([',', '·', ';'])
+                    .map(str::trim)
+                    .filter(|a| !a.is_empty())
+                    .map(str::to_string),
+            ),
+            "context" => {
+                for word in value.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+                    if word == "any" {
+                        continue;
+                    }
+                    let s = Setting::parse(word).ok_or_else(|| {
+                        format!("unknown context '{word}' (use any, standard, rapid, blitz, armageddon, online, us-chess, chess960, unsupervised)")
+                    })?;
+                    if !meta.settings.contains(&s) {
+                        meta.settings.push(s);
+                    }
+                }
+            }
+            "position" => meta.needs_position = matches!(value, "yes" | "true"),
+            _ => unreachable!("meta_line only returns known keys"),
+        }
+    }
+    if meta.articles.is_empty() {
+        return Err("a ruling needs an 'articles:' line with its deciding article".into());
+    }
+    Ok((meta, body.join("\n").trim().to_string()))
+}
+
+fn meta_line(line: &str) -> Option<(&'static str, &str)> {
+    for key in ["asked", "articles", "context", "position"] {
+        if let Some(rest) = line.strip_prefix(key).and_then(|r| r.strip_prefix(':')) {
+            return Some((key, rest));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn meta_lines_and_text_are_separated() {
+        let text = "asked: castle out of check?\nasked: can I castle when checked\narticles: 3.8.2.2, 3.8.2.1\ncontext: rapid, blitz\nNo: not while in check (3.8.2.2).\nThe right stays.";
+        let (meta, body) = split_ruling(text).unwrap();
+        assert_eq!(meta.asked.len(), 2);
+        assert_eq!(meta.articles, ["3.8.2.2", "3.8.2.1"]);
+        assert_eq!(meta.settings, [Setting::Rapid, Setting::Blitz]);
+        assert!(!meta.needs_position);
+        assert!(body.starts_with("No: not while in check"));
+    }
+
+    #[test]
+    fn unknown_context_and_missing_articles_are_errors() {
+        assert!(split_ruling("articles: 1.1\ncontext: bullet\nYes.").is_err());
+        assert!(split_ruling("asked: x\nYes.").is_err());
+    }
+}
