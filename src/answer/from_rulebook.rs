@@ -3,14 +3,23 @@
 //! part, the deciding article cited first. When nothing fits well, the answer says so and names
 //! the closest rulings instead of reciting a random passage.
 
+use std::collections::HashMap;
+
 use crate::rulebook::{PageKind, Passage, RulingMeta, Setting};
 use crate::search::{Hit, SearchMode};
 
 use super::frame::{Frame, QuestionKind};
-use super::{Answer, Arbiter, Basis, content_stems, first_sentences};
+use super::{Answer, Arbiter, Basis, first_sentences};
 
 /// Below this, a match is not trusted and the answer says it is not sure.
 const MIN_CONFIDENCE: f32 = 0.30;
+/// How much a ruling's fit rests on the words it shares with the question (the rest on the
+/// search ranking).
+const SIMILARITY_WEIGHT: f32 = 0.65;
+/// A law passage's fit for its search rank (it has no phrasings to compare).
+const LAW_WEIGHT: f32 = 0.5;
+/// A guide passage's fit for its search rank.
+const GUIDE_WEIGHT: f32 = 0.35;
 /// A search score under this (and no article named) means the rulebook hardly matched.
 const MIN_SEARCH_SCORE: f32 = 4.0;
 
@@ -19,6 +28,17 @@ const MIN_SEARCH_SCORE: f32 = 4.0;
 struct PartMatch {
     passage: usize,
     confidence: f32,
+}
+
+/// A passage in the running to answer a part of a question.
+#[derive(Debug, Clone)]
+struct Candidate {
+    passage: usize,
+    /// Word overlap with a ruling's phrasings (0 for law passages).
+    similarity: f32,
+    /// Search score relative to the best hit (0 when not among the hits).
+    rank: f32,
+    fit: f32,
 }
 
 /// How well a ruling's settings fit the settings a question names.
@@ -39,50 +59,90 @@ fn setting_fit(ruling: &RulingMeta, asked: &[Setting]) -> f32 {
     }
 }
 
-/// The share of content words two texts have in common (Jaccard over crude stems).
-fn similarity(a: &[String], b: &[String]) -> f32 {
-    let shared = a.iter().filter(|w| b.contains(*w)).count() as f32;
-    let union = (a.len() + b.len()) as f32 - shared;
-    if union > 0.0 { shared / union } else { 0.0 }
-}
-
 impl Arbiter {
-    /// The best passage for one part of a question, with how sure the match is.
+    /// Every passage in the running for one part of a question, with its fit: rulings by the
+    /// words they share with the question and by the search ranking, law passages by the
+    /// search ranking alone (so they answer only when no ruling fits).
+    fn candidates(&self, part: &str, frame: &Frame, hits: &[Hit]) -> Vec<Candidate> {
+        let top_score = hits.first().map_or(0.0, |h| h.score);
+        let mut found: HashMap<usize, (f32, f32)> = HashMap::new();
+        for (passage, sim) in self.matcher.rank(part, self.index.vocabulary(), 15) {
+            found.entry(passage).or_default().0 = sim;
+        }
+        if top_score >= MIN_SEARCH_SCORE {
+            for h in hits.iter().take(10) {
+                let rank = &mut found.entry(h.passage).or_default().1;
+                *rank = rank.max(h.score / top_score);
+            }
+        }
+        let mut out: Vec<Candidate> = found
+            .into_iter()
+            .map(|(passage, (similarity, rank))| {
+                let p = &self.book.passages[passage];
+                let fit = match &p.ruling {
+                    Some(meta) => {
+                        (SIMILARITY_WEIGHT * similarity + (1.0 - SIMILARITY_WEIGHT) * rank)
+                            * setting_fit(meta, &frame.settings)
+                    }
+                    None if p.kind == PageKind::Law && p.article.is_some() => LAW_WEIGHT * rank,
+                    None => GUIDE_WEIGHT * rank,
+                };
+                Candidate {
+                    passage,
+                    similarity,
+                    rank,
+                    fit: fit.min(1.0),
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| b.fit.total_cmp(&a.fit).then(a.passage.cmp(&b.passage)));
+        out
+    }
+
+    /// The best passage for one part of a question, if the match can be trusted.
     fn match_part(&self, part: &str, frame: &Frame, hits: &[Hit]) -> Option<PartMatch> {
-        let top = hits.first()?;
-        if top.matched_by == "article" {
+        if let Some(top) = hits.first().filter(|h| h.matched_by == "article") {
             return Some(PartMatch {
                 passage: top.passage,
                 confidence: 1.0,
             });
         }
-        if top.score < MIN_SEARCH_SCORE {
-            return None;
-        }
-        let asked = content_stems(part);
-        let mut best: Option<PartMatch> = None;
-        for h in hits.iter().take(10) {
-            let p = &self.book.passages[h.passage];
-            let rank = h.score / top.score;
-            let fit = match &p.ruling {
-                Some(meta) => {
-                    let sim = p
-                        .phrasings()
-                        .map(|q| similarity(&asked, &content_stems(q)))
-                        .fold(0.0f32, f32::max);
-                    rank * (0.4 + sim) * setting_fit(meta, &frame.settings)
-                }
-                None if p.kind == PageKind::Law && p.article.is_some() => rank * 0.6,
-                None => rank * 0.45,
-            };
-            if best.as_ref().is_none_or(|b| fit > b.confidence) {
-                best = Some(PartMatch {
-                    passage: h.passage,
-                    confidence: fit.min(1.0),
-                });
+        self.candidates(part, frame, hits)
+            .first()
+            .filter(|c| c.fit >= MIN_CONFIDENCE)
+            .map(|c| PartMatch {
+                passage: c.passage,
+                confidence: c.fit,
+            })
+    }
+
+    /// The candidates for a question, best first, one per line (for tuning: `arbiter ask
+    /// --explain`).
+    pub fn explain_match(&self, question: &str) -> String {
+        let frame = Frame::read(question);
+        let mut out = format!(
+            "kind {:?}, settings {:?}, parts {:?}\n",
+            frame.kind, frame.settings, frame.parts
+        );
+        for part in &frame.parts {
+            let hits = self
+                .index
+                .search_with(&self.book, part, 10, SearchMode::ANSWER);
+            out.push_str(&format!("part: {part}\n"));
+            for c in self.candidates(part, &frame, &hits).iter().take(8) {
+                let p = &self.book.passages[c.passage];
+                out.push_str(&format!(
+                    "  fit {:.3}  sim {:.3}  rank {:.3}  {} [{}] {}\n",
+                    c.fit,
+                    c.similarity,
+                    c.rank,
+                    p.kind.as_str(),
+                    p.deciding_article().unwrap_or("-"),
+                    p.title
+                ));
             }
         }
-        best.filter(|b| b.confidence >= MIN_CONFIDENCE)
+        out
     }
 
     /// One paragraph answering from a passage: a ruling's text, or a law passage's rule.

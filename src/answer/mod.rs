@@ -9,6 +9,7 @@ pub mod claims;
 pub mod frame;
 mod from_rulebook;
 pub mod intent;
+pub mod matcher;
 pub mod request;
 
 use serde::{Deserialize, Serialize};
@@ -145,6 +146,8 @@ pub struct Arbiter {
     /// Words that mark a question as being about chess rules: heading titles, page aliases
     /// and keywords, and the search vocabulary. A question with none of them gets "I don't know".
     domain_words: std::collections::HashSet<String>,
+    /// Every ruling's phrasings, for matching questions to rulings.
+    matcher: matcher::RulingMatcher,
 }
 
 const NOT_DOMAIN: &[&str] = &[
@@ -182,11 +185,13 @@ impl Arbiter {
         for w in NOT_DOMAIN {
             domain_words.remove(*w);
         }
+        let matcher = matcher::RulingMatcher::new(&book);
         Arbiter {
             book,
             index,
             budget: SolverBudget::default(),
             domain_words,
+            matcher,
         }
     }
 
@@ -820,28 +825,6 @@ fn lower_first(s: &str) -> String {
         Some(f) => f.to_string() + c.as_str(),
         None => String::new(),
     }
-}
-
-/// Content words of a question, crudely stemmed (first five letters), for comparing questions.
-fn content_stems(text: &str) -> Vec<String> {
-    const SKIP: &[&str] = &[
-        "the", "a", "an", "is", "are", "can", "i", "my", "me", "you", "your", "do", "does", "if",
-        "it", "to", "of", "in", "on", "at", "and", "or", "what", "how", "when", "who", "which",
-        "this", "that", "be", "for", "with", "have", "has", "will", "should", "must", "may",
-        "there", "his", "her", "he", "she", "they", "their", "so", "then", "still", "just", "get",
-        "gets", "by",
-    ];
-    let mut out: Vec<String> = Vec::new();
-    for w in text.to_lowercase().split(|c: char| !c.is_alphanumeric()) {
-        if w.len() < 2 || SKIP.contains(&w) {
-            continue;
-        }
-        let stem: String = w.chars().take(5).collect();
-        if !out.contains(&stem) {
-            out.push(stem);
-        }
-    }
-    out
 }
 
 /// The first `n` sentences of a text.

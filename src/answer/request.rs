@@ -89,6 +89,14 @@ pub struct AskRequest {
 }
 
 impl AskRequest {
+    /// A question without a position.
+    pub fn question(text: &str) -> AskRequest {
+        AskRequest {
+            question: text.to_string(),
+            ..AskRequest::default()
+        }
+    }
+
     pub fn has_position(&self) -> bool {
         self.fen.as_deref().is_some_and(|f| !f.trim().is_empty())
             || self.moves.as_ref().is_some_and(|m| !m.to_list().is_empty())

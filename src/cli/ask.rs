@@ -20,6 +20,10 @@ pub struct AskArgs {
     /// (or {"error": …}) per line.
     #[arg(long)]
     pub batch: bool,
+    /// Show how the question was read and which rulings were in the running, with their
+    /// scores (for rulebook maintainers), instead of answering.
+    #[arg(long)]
+    pub explain: bool,
     #[command(flatten)]
     pub source: SourceArgs,
 }
@@ -59,6 +63,10 @@ pub fn run(args: AskArgs) -> anyhow::Result<i32> {
     let Some(question) = args.question.clone() else {
         anyhow::bail!("give a question: arbiter ask \"Can I castle out of check?\"");
     };
+    if args.explain {
+        print!("{}", arbiter.explain_match(&question));
+        return Ok(0);
+    }
     let position = args.position.request(None)?;
     let req = AskRequest {
         question,

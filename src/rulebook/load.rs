@@ -87,7 +87,17 @@ impl Rulebook {
         let mut pages = Vec::new();
         let mut passages = Vec::new();
         files.sort_by_key(|(path, _)| page_order(path));
+        let mut ids: HashMap<String, &str> = HashMap::new();
         for (path, text) in &files {
+            let id = page_id(path);
+            if let Some(other) = ids.insert(id.clone(), path) {
+                return Err(LoadError::Page {
+                    path: path.clone(),
+                    message: format!(
+                        "page id '{id}' is also the id of {other}: page ids (file names) must be unique across folders"
+                    ),
+                });
+            }
             hasher.update(path.as_bytes());
             hasher.update(&[0]);
             hasher.update(text.as_bytes());
@@ -251,10 +261,7 @@ fn parse_page(path: &str, text: &str, passages: &mut Vec<Passage>) -> Result<Pag
         path: path.to_string(),
         message,
     };
-    let id = Path::new(path)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let id = page_id(path);
     let mut front: Option<FrontMatter> = None;
     let mut sections: Vec<Section> = Vec::new();
     let mut in_meta = false;
@@ -400,6 +407,14 @@ fn parse_page(path: &str, text: &str, passages: &mut Vec<Passage>) -> Result<Pag
         html: String::new(),
         passages: indexes,
     })
+}
+
+/// A page's id: its file name without `.md`.
+fn page_id(path: &str) -> String {
+    Path::new(path)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 fn heading_depth(level: HeadingLevel) -> u8 {

@@ -465,13 +465,13 @@
     return text;
   }
 
-  /** "article-3" → "Article 3", "appendix-c" → "Appendix C", "faq-clock" → "FAQ: clock". */
+  /** "article-3" → "Article 3", "appendix-c" → "Appendix C", "rulings-clock-and-flag" → "Rulings: clock and flag". */
   function pageLabel(id) {
     const s = String(id);
     let m = /^(article|appendix|guidelines)-([a-z0-9]+)$/i.exec(s);
     if (m) return m[1].charAt(0).toUpperCase() + m[1].slice(1) + " " + m[2].toUpperCase();
-    m = /^faq-(.+)$/i.exec(s);
-    if (m) return "FAQ: " + m[1].replace(/-/g, " ");
+    m = /^rulings-(.+)$/i.exec(s);
+    if (m) return "Rulings: " + m[1].replace(/-/g, " ");
     const words = s.replace(/[-_]/g, " ");
     return words.charAt(0).toUpperCase() + words.slice(1);
   }
