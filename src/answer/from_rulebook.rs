@@ -9,7 +9,7 @@ use crate::rulebook::{PageKind, Passage, RulingMeta, Setting};
 use crate::search::{Hit, SearchMode};
 
 use super::frame::{Frame, QuestionKind};
-use super::{Answer, Arbiter, Basis, first_sentences};
+use super::{Answer, Arbiter, Basis};
 
 /// Below this, a match is not trusted and the answer says it is not sure.
 const MIN_CONFIDENCE: f32 = 0.30;
@@ -149,7 +149,14 @@ impl Arbiter {
     fn paragraph(&self, p: &Passage, kind: QuestionKind) -> String {
         match &p.ruling {
             Some(meta) => {
-                let mut text = fit_opening(&first_sentences(&p.text, 6), kind);
+                // A sentence that introduces a diagram ("For example:") has nothing to show here.
+                let text: Vec<&str> = sentences(&p.text)
+                    .into_iter()
+                    .take(6)
+                    .filter(|s| !s.ends_with(':'))
+                    .collect();
+                let text = text.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
+                let mut text = fit_opening(&text, kind);
                 if meta.needs_position {
                     text.push_str(" Whether it holds in your game depends on the position: give it as FEN or PGN (or the moves played) and I will check it with the rules checker.");
                 }

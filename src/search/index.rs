@@ -1239,11 +1239,19 @@ impl SearchIndex {
         // several, the article that cites them all (the rule that relates them) goes first.
         let named = articles_in_query(query);
         if named.len() >= 2 {
-            let relating = book.passages.iter().position(|p| {
-                p.kind == PageKind::Law
-                    && p.article.as_ref().is_some_and(|a| !named.contains(a))
-                    && named.iter().all(|n| p.cites.contains(n))
-            });
+            // Of the law passages citing them all, the one that is most about them (the
+            // smallest share of other citations).
+            let relating = book
+                .passages
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| {
+                    p.kind == PageKind::Law
+                        && p.article.as_ref().is_some_and(|a| !named.contains(a))
+                        && named.iter().all(|n| p.cites.contains(n))
+                })
+                .min_by_key(|(i, p)| (p.cites.len(), *i))
+                .map(|(i, _)| i);
             if let Some(idx) = relating {
                 seen.insert(idx);
                 hits.push(self.hit(book, idx, 1000.0, "", "article"));
