@@ -1,7 +1,7 @@
 //! Retrieval speed: one query at a time over the 304 questions of tests/search_eval.toml
 //! (each iteration runs the next question, so the median and slowest times are over the
-//! question set), the whole set in one go, and building the in-memory index from the
-//! embedded rulebook.
+//! question set), a whole rulebook answer per question (frame, ruling match, composition), the
+//! whole set in one go, and building the in-memory index from the embedded rulebook.
 //!
 //! Run: `cargo bench --bench search`.
 
@@ -9,12 +9,14 @@ use std::cell::Cell;
 use std::sync::LazyLock;
 
 use divan::Bencher;
+use rules_arbiter::answer::{Arbiter, AskRequest};
 use rules_arbiter::rulebook::Rulebook;
 use rules_arbiter::search::{SearchIndex, SearchMode, Vocabulary};
 
 struct Fixture {
     book: Rulebook,
     index: SearchIndex,
+    arbiter: Arbiter,
     questions: Vec<String>,
 }
 
@@ -37,6 +39,7 @@ static FIXTURE: LazyLock<Fixture> = LazyLock::new(|| {
     let index =
         SearchIndex::build_in_memory(&book, Vocabulary::embedded()).expect("the index builds");
     Fixture {
+        arbiter: Arbiter::embedded().expect("the arbiter builds"),
         book,
         index,
         questions: set.query.into_iter().map(|c| c.text).collect(),
@@ -69,12 +72,21 @@ fn query(bencher: Bencher) {
     each_question(bencher, |f, q| f.index.search(&f.book, q, 3));
 }
 
-/// The answer layer's call: eight passages, FAQ and law passages of one article both kept,
+/// The answer layer's call: eight passages, ruling and law passages of one article both kept,
 /// no snippets.
 #[divan::bench(sample_count = 3040, sample_size = 1)]
 fn query_passages(bencher: Bencher) {
     each_question(bencher, |f, q| {
         f.index.search_with(&f.book, q, 8, SearchMode::ANSWER)
+    });
+}
+
+/// A whole answer to a rulebook question, as `arbiter ask` and `/api/ask` (without the answer
+/// cache) compute it: the frame, the search of each part, the ruling match and the composition.
+#[divan::bench(sample_count = 3040, sample_size = 1)]
+fn ask(bencher: Bencher) {
+    each_question(bencher, |f, q| {
+        f.arbiter.ask(&AskRequest::question(q)).expect("an answer")
     });
 }
 

@@ -13,11 +13,14 @@
 //! are 85% fact, under 5% off-topic, 90% first and 97% top-3 on the test split.
 //! `SHOW=dev cargo test --release --test real_questions -- --nocapture` prints every miss of a
 //! split (use it on dev only; reading test misses would tune on them).
+//! `MATCH_TUNE='law=0.4;law=0.3,similarity=0.7' cargo test --release --test real_questions tune
+//! -- --ignored --nocapture` grades the dev split under each `;`-separated set of match weights
+//! (see `MatchTuning`), reading the rulebook from disk so that edited rulings need no rebuild.
 
 use std::collections::HashSet;
 
 use regex::RegexBuilder;
-use rules_arbiter::answer::{Answer, Arbiter, AskRequest};
+use rules_arbiter::answer::{Answer, Arbiter, AskRequest, MatchTuning};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -163,3 +166,23 @@ const FLOOR_FACT: f64 = 0.0;
 const FLOOR_FIRST: f64 = 0.0;
 const FLOOR_TOP3: f64 = 0.0;
 const CEILING_OFF_TOPIC: f64 = 100.0;
+
+#[test]
+#[ignore = "a tuning helper: grades dev under MATCH_TUNE's weight sets"]
+fn tune() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulebook");
+    let book = rules_arbiter::rulebook::Rulebook::from_dir(&dir).unwrap();
+    let vocabulary = rules_arbiter::search::Vocabulary::parse(
+        &std::fs::read_to_string(dir.join("vocabulary.toml")).unwrap(),
+    )
+    .unwrap();
+    let index = rules_arbiter::search::SearchIndex::build_in_memory(&book, vocabulary).unwrap();
+    let mut arbiter = Arbiter::new(book, index);
+    let sets = std::env::var("MATCH_TUNE").unwrap_or_default();
+    for set in std::iter::once("").chain(sets.split(';')) {
+        let mut tuning = MatchTuning::default();
+        tuning.set(set).unwrap();
+        arbiter.set_match_tuning(tuning);
+        println!("{}  [{set}]", grade(&arbiter, "dev").line("dev"));
+    }
+}

@@ -101,6 +101,44 @@ impl Frame {
     }
 }
 
+/// Material written with piece letters ("K and R against K and N", "K+B") spelt out as piece
+/// names, so that matching sees "king and rook". A lone "B" counts as a bishop only when a
+/// lone "K" is there too (otherwise it is more likely "player B").
+pub fn spell_out_pieces(text: &str) -> String {
+    let is_letter_token = |t: &str, l: &str| t == l;
+    let tokens: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || matches!(c, '+' | ',' | '.' | '?' | '(' | ')' | ';' | ':' | '/'))
+        .collect();
+    let has_king = tokens.iter().any(|t| is_letter_token(t, "K"));
+    if !has_king && !tokens.iter().any(|t| matches!(*t, "Q" | "R" | "N")) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let name = match word.as_str() {
+            "K" => Some("king"),
+            "Q" => Some("queen"),
+            "R" => Some("rook"),
+            "N" => Some("knight"),
+            "B" if has_king => Some("bishop"),
+            _ => None,
+        };
+        out.push_str(name.unwrap_or(word));
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '\'' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(if c == '+' { ' ' } else { c });
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
 fn has(q: &str, words: &[&str]) -> bool {
     words.iter().any(|w| q.contains(w))
 }
@@ -113,7 +151,7 @@ fn kind_of(q: &str) -> QuestionKind {
         .unwrap_or(q)
         .trim_start_matches(|c: char| !c.is_alphanumeric());
     let starts = |ws: &[&str]| ws.iter().any(|w| asked.starts_with(w) || asked.contains(&format!(". {w}")));
-    if has(q, &["who wins", "who won", "who loses", "who lost", "what is the result", "what's the result", "result of the game", "is it a win", "do i win", "did i win", "do i lose", "did i lose", "does he win", "does she win"]) {
+    if has(q, &["who wins", "who won", "who loses", "who lost", "what is the result", "what's the result", "result of the game", "is it a win", "do i win", "did i win", "do i lose", "did i lose", "does he win", "does she win", "result?", "the result", "who won?", "outcome?"]) {
         QuestionKind::Result
     } else if starts(&["should i", "should we", "is it better", "would it be better", "which is better", "what should i play", "do you recommend"]) {
         QuestionKind::Advice
@@ -352,6 +390,16 @@ mod tests {
             sub_questions("Is fivefold automatic? Does threefold need three moves in a row?").len(),
             2
         );
+    }
+
+    #[test]
+    fn piece_letters_are_spelt_out() {
+        assert_eq!(
+            spell_out_pieces("White has K and R, black has K+N. Result?"),
+            "White has king and rook, black has king knight. Result?"
+        );
+        assert_eq!(spell_out_pieces("Player B lost"), "Player B lost");
+        assert_eq!(spell_out_pieces("Is Nf3 legal?"), "Is Nf3 legal?");
     }
 
     #[test]

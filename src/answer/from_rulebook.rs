@@ -11,23 +11,123 @@ use crate::search::{Hit, SearchMode};
 use super::frame::{Frame, QuestionKind};
 use super::{Answer, Arbiter, Basis};
 
-/// Below this, a match is not trusted and the answer says it is not sure.
-const MIN_CONFIDENCE: f32 = 0.30;
-/// How much a ruling's fit rests on the words it shares with the question (the rest on the
-/// search ranking).
-const SIMILARITY_WEIGHT: f32 = 0.65;
-/// A law passage's fit for its search rank (it has no phrasings to compare).
-const LAW_WEIGHT: f32 = 0.5;
-/// A guide passage's fit for its search rank.
-const GUIDE_WEIGHT: f32 = 0.35;
-/// A search score under this (and no article named) means the rulebook hardly matched.
-const MIN_SEARCH_SCORE: f32 = 4.0;
+/// The weights of the match between a question and the rulebook. The defaults are what
+/// `tests/real_questions.rs` was tuned with on its dev split; the struct is public so that the
+/// evaluation can try alternatives without a rebuild (`MATCH_TUNE=…`).
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatchTuning {
+    /// Below this, a match is not trusted and the answer says it is not sure.
+    pub min_confidence: f32,
+    /// How much a ruling's fit rests on the words it shares with the question (the rest on
+    /// the search ranking).
+    pub similarity: f32,
+    /// Within that similarity, the share of the ruling's text (the rest: its phrasings).
+    pub body: f32,
+    /// A law passage's fit for its search rank (it has no phrasings to compare).
+    pub law: f32,
+    /// A guide passage's fit for its search rank.
+    pub guide: f32,
+    /// A search score under this (and no article named) means the rulebook hardly matched.
+    pub min_search_score: f32,
+    /// A ruling for a setting the question names.
+    pub setting_named: f32,
+    /// A rapid or blitz ruling when the question names no setting.
+    pub rapid_blitz_unnamed: f32,
+    /// An Armageddon, online, US Chess, Chess960 or unsupervised ruling when the question
+    /// names no setting.
+    pub special_unnamed: f32,
+    /// A ruling for another setting than the one the question names.
+    pub setting_other: f32,
+    /// A ruling whose deciding article the search ranks high among law passages: the two
+    /// ways of matching agree.
+    pub agreement: f32,
+    /// The weight of a long question's last asking sentence matched on its own (a story
+    /// followed by "Can I claim a win?" is matched both as a whole and by what it asks).
+    pub focus: f32,
+}
+
+impl Default for MatchTuning {
+    fn default() -> Self {
+        MatchTuning {
+            min_confidence: 0.30,
+            similarity: 0.65,
+            body: 0.2,
+            law: 0.5,
+            guide: 0.35,
+            min_search_score: 4.0,
+            setting_named: 1.25,
+            rapid_blitz_unnamed: 0.75,
+            special_unnamed: 0.5,
+            setting_other: 0.55,
+            agreement: 0.0,
+            focus: 0.0,
+        }
+    }
+}
+
+impl MatchTuning {
+    /// Sets weights from `name=value,name=value`.
+    pub fn set(&mut self, assignments: &str) -> Result<(), String> {
+        for pair in assignments.split(',').filter(|p| !p.trim().is_empty()) {
+            let (name, value) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("'{pair}': expected name=value"))?;
+            let v: f32 = value
+                .trim()
+                .parse()
+                .map_err(|_| format!("'{value}' is not a number"))?;
+            let field = match name.trim() {
+                "min_confidence" => &mut self.min_confidence,
+                "similarity" => &mut self.similarity,
+                "body" => &mut self.body,
+                "law" => &mut self.law,
+                "guide" => &mut self.guide,
+                "min_search_score" => &mut self.min_search_score,
+                "setting_named" => &mut self.setting_named,
+                "rapid_blitz_unnamed" => &mut self.rapid_blitz_unnamed,
+                "special_unnamed" => &mut self.special_unnamed,
+                "setting_other" => &mut self.setting_other,
+                "agreement" => &mut self.agreement,
+                "focus" => &mut self.focus,
+                other => return Err(format!("unknown weight '{other}'")),
+            };
+            *field = v;
+        }
+        Ok(())
+    }
+
+    /// How well a ruling's settings fit the settings a question names.
+    fn setting_fit(&self, ruling: &RulingMeta, asked: &[Setting]) -> f32 {
+        if ruling.holds_everywhere() || ruling.settings.contains(&Setting::Standard) && asked.is_empty() {
+            return 1.0;
+        }
+        if ruling.settings.iter().any(|s| asked.contains(s)) {
+            return self.setting_named;
+        }
+        if !asked.is_empty() {
+            return self.setting_other;
+        }
+        if ruling
+            .settings
+            .iter()
+            .any(|s| matches!(s, Setting::Rapid | Setting::Blitz))
+        {
+            self.rapid_blitz_unnamed
+        } else {
+            self.special_unnamed
+        }
+    }
+}
 
 /// The passage chosen to answer one part of a question.
 #[derive(Debug, Clone)]
 struct PartMatch {
     passage: usize,
     confidence: f32,
+    /// The best candidate that rests on another article, if any: its deciding article is
+    /// cited after the chosen one's.
+    runner_up: Option<usize>,
 }
 
 /// A passage in the running to answer a part of a question.
@@ -41,24 +141,6 @@ struct Candidate {
     fit: f32,
 }
 
-/// How well a ruling's settings fit the settings a question names.
-fn setting_fit(ruling: &RulingMeta, asked: &[Setting]) -> f32 {
-    if ruling.holds_everywhere() {
-        return 1.0;
-    }
-    if ruling.settings.iter().any(|s| asked.contains(s)) {
-        return 1.25;
-    }
-    if asked.is_empty() && ruling.settings.contains(&Setting::Standard) {
-        return 1.0;
-    }
-    if asked.is_empty() {
-        0.7
-    } else {
-        0.55
-    }
-}
-
 impl Arbiter {
     /// Every passage in the running for one part of a question, with its fit: rulings by the
     /// words they share with the question and by the search ranking, law passages by the
@@ -66,13 +148,30 @@ impl Arbiter {
     fn candidates(&self, part: &str, frame: &Frame, hits: &[Hit]) -> Vec<Candidate> {
         let top_score = hits.first().map_or(0.0, |h| h.score);
         let mut found: HashMap<usize, (f32, f32)> = HashMap::new();
-        for (passage, sim) in self.matcher.rank(part, self.index.vocabulary(), 15) {
+        let t = &self.match_tuning;
+        let vocabulary = self.index.vocabulary();
+        for (passage, sim) in self.matcher.rank(part, vocabulary, t.body, 15) {
             found.entry(passage).or_default().0 = sim;
         }
-        if top_score >= MIN_SEARCH_SCORE {
+        if let Some(asking) = asking_sentence(part).filter(|_| t.focus > 0.0) {
+            for (passage, sim) in self.matcher.rank(asking, vocabulary, t.body, 15) {
+                let s = &mut found.entry(passage).or_default().0;
+                *s = s.max(t.focus * sim);
+            }
+        }
+        if top_score >= t.min_search_score {
             for h in hits.iter().take(10) {
                 let rank = &mut found.entry(h.passage).or_default().1;
                 *rank = rank.max(h.score / top_score);
+            }
+        }
+        // How high the search ranks each article's own law passage.
+        let mut law_rank: HashMap<&str, f32> = HashMap::new();
+        for (&passage, &(_, rank)) in &found {
+            let p = &self.book.passages[passage];
+            if let (PageKind::Law, Some(a)) = (p.kind, &p.article) {
+                let r = law_rank.entry(a.as_str()).or_default();
+                *r = r.max(rank);
             }
         }
         let mut out: Vec<Candidate> = found
@@ -81,11 +180,19 @@ impl Arbiter {
                 let p = &self.book.passages[passage];
                 let fit = match &p.ruling {
                     Some(meta) => {
-                        (SIMILARITY_WEIGHT * similarity + (1.0 - SIMILARITY_WEIGHT) * rank)
-                            * setting_fit(meta, &frame.settings)
+                        let agree = meta
+                            .articles
+                            .first()
+                            .and_then(|a| law_rank.get(a.as_str()))
+                            .copied()
+                            .unwrap_or(0.0);
+                        (t.similarity * similarity
+                            + (1.0 - t.similarity) * rank
+                            + t.agreement * agree)
+                            * t.setting_fit(meta, &frame.settings)
                     }
-                    None if p.kind == PageKind::Law && p.article.is_some() => LAW_WEIGHT * rank,
-                    None => GUIDE_WEIGHT * rank,
+                    None if p.kind == PageKind::Law && p.article.is_some() => t.law * rank,
+                    None => t.guide * rank,
                 };
                 Candidate {
                     passage,
@@ -105,15 +212,25 @@ impl Arbiter {
             return Some(PartMatch {
                 passage: top.passage,
                 confidence: 1.0,
+                runner_up: None,
             });
         }
-        self.candidates(part, frame, hits)
+        let candidates = self.candidates(part, frame, hits);
+        let best = candidates
             .first()
-            .filter(|c| c.fit >= MIN_CONFIDENCE)
-            .map(|c| PartMatch {
-                passage: c.passage,
-                confidence: c.fit,
-            })
+            .filter(|c| c.fit >= self.match_tuning.min_confidence)?;
+        let deciding = self.book.passages[best.passage].deciding_article();
+        let runner_up = candidates
+            .iter()
+            .skip(1)
+            .take(3)
+            .find(|c| self.book.passages[c.passage].deciding_article() != deciding)
+            .map(|c| c.passage);
+        Some(PartMatch {
+            passage: best.passage,
+            confidence: best.fit,
+            runner_up,
+        })
     }
 
     /// The candidates for a question, best first, one per line (for tuning: `arbiter ask
@@ -230,6 +347,14 @@ impl Arbiter {
             .iter()
             .filter_map(|m| self.book.passages[m.passage].deciding_article())
             .collect();
+        // The article of the nearest other reading of the question comes next: when the
+        // question is ambiguous, the asker finds the other rule one click away.
+        ordered.extend(
+            chosen
+                .iter()
+                .filter_map(|m| m.runner_up)
+                .filter_map(|p| self.book.passages[p].deciding_article()),
+        );
         ordered.extend(deciding);
         let citations = self.citations(&ordered, &answer, &whole_hits);
         Answer {
@@ -271,6 +396,17 @@ impl Arbiter {
             confidence: 0.0,
         }
     }
+}
+
+/// The last sentence of a longer text that asks something, when the text has more before it.
+fn asking_sentence(part: &str) -> Option<&str> {
+    let all = sentences(part);
+    if all.len() < 2 {
+        return None;
+    }
+    all.into_iter()
+        .rev()
+        .find(|s| s.ends_with('?') && s.split_whitespace().count() >= 3)
 }
 
 /// A ruling written for a yes/no question ("Yes: the owner of the phone loses…") asked as

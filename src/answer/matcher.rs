@@ -130,7 +130,14 @@ impl RulingMatcher {
     }
 
     /// Every ruling's similarity to the question (0 to 1), best first, the best `limit`.
-    pub fn rank(&self, question: &str, vocabulary: &Vocabulary, limit: usize) -> Vec<(usize, f32)> {
+    /// `body`: the share of a ruling's text in its similarity (the rest: its best phrasing).
+    pub fn rank(
+        &self,
+        question: &str,
+        vocabulary: &Vocabulary,
+        body: f32,
+        limit: usize,
+    ) -> Vec<(usize, f32)> {
         let typed = stems(question);
         let expanded = stems(&vocabulary.rewrite(question));
         let mut query: Vec<(Option<u32>, f32)> = Vec::new();
@@ -157,8 +164,9 @@ impl RulingMatcher {
                     .iter()
                     .map(|p| self.cosine(&query, q_norm, p))
                     .fold(0.0f32, f32::max);
+                let body_share = body;
                 let body = self.cosine(&query, q_norm, &r.body);
-                (r.passage, 0.8 * best + 0.2 * body)
+                (r.passage, (1.0 - body_share) * best + body_share * body)
             })
             .collect();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));

@@ -8,6 +8,8 @@
 pub mod claims;
 pub mod frame;
 mod from_rulebook;
+#[doc(hidden)]
+pub use from_rulebook::MatchTuning;
 pub mod intent;
 pub mod matcher;
 pub mod request;
@@ -148,6 +150,7 @@ pub struct Arbiter {
     domain_words: std::collections::HashSet<String>,
     /// Every ruling's phrasings, for matching questions to rulings.
     matcher: matcher::RulingMatcher,
+    match_tuning: from_rulebook::MatchTuning,
 }
 
 const NOT_DOMAIN: &[&str] = &[
@@ -192,6 +195,7 @@ impl Arbiter {
             budget: SolverBudget::default(),
             domain_words,
             matcher,
+            match_tuning: from_rulebook::MatchTuning::default(),
         }
     }
 
@@ -200,6 +204,12 @@ impl Arbiter {
         words_of(question)
             .filter(|w| self.domain_words.contains(w))
             .count()
+    }
+
+    /// Replaces the match weights (for tuning).
+    #[doc(hidden)]
+    pub fn set_match_tuning(&mut self, tuning: MatchTuning) {
+        self.match_tuning = tuning;
     }
 
     /// The embedded rulebook with an in-memory index.
@@ -309,7 +319,8 @@ impl Arbiter {
             let report = rules::check(&game, intent.mv.as_deref(), self.options());
             Ok(self.position_answer(question, intent, &game, report, &hits))
         } else {
-            Ok(self.rulebook_answer(question, &frame))
+            let spelt = frame::spell_out_pieces(question);
+            Ok(self.rulebook_answer(&spelt, &Frame::read(&spelt)))
         }
     }
 
