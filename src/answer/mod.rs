@@ -11,6 +11,7 @@ mod from_rulebook;
 pub mod intent;
 pub mod matcher;
 pub mod request;
+pub mod semantic;
 
 use serde::{Deserialize, Serialize};
 
