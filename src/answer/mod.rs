@@ -13,6 +13,7 @@ pub use from_rulebook::MatchTuning;
 pub mod intent;
 pub mod matcher;
 pub mod request;
+pub mod semantic;
 
 use serde::{Deserialize, Serialize};
 
