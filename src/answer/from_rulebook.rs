@@ -9,6 +9,7 @@ use crate::rulebook::{PageKind, Passage, RulingMeta, Setting};
 use crate::search::{Hit, SearchMode};
 
 use super::frame::{Frame, QuestionKind};
+use super::matcher::RankWeights;
 use super::{Answer, Arbiter, Basis};
 
 /// The weights of the match between a question and the rulebook. The defaults are what
@@ -45,6 +46,10 @@ pub struct MatchTuning {
     /// The weight of a long question's last asking sentence matched on its own (a story
     /// followed by "Can I claim a win?" is matched both as a whole and by what it asks).
     pub focus: f32,
+    /// The share of meaning (word vectors) in a ruling's similarity.
+    pub semantic: f32,
+    /// A cosine of meanings at or below this counts as nothing.
+    pub semantic_floor: f32,
 }
 
 impl Default for MatchTuning {
@@ -62,6 +67,8 @@ impl Default for MatchTuning {
             setting_other: 0.55,
             agreement: 0.0,
             focus: 0.0,
+            semantic: 0.35,
+            semantic_floor: 0.5,
         }
     }
 }
@@ -90,6 +97,8 @@ impl MatchTuning {
                 "setting_other" => &mut self.setting_other,
                 "agreement" => &mut self.agreement,
                 "focus" => &mut self.focus,
+                "semantic" => &mut self.semantic,
+                "semantic_floor" => &mut self.semantic_floor,
                 other => return Err(format!("unknown weight '{other}'")),
             };
             *field = v;
@@ -150,11 +159,16 @@ impl Arbiter {
         let mut found: HashMap<usize, (f32, f32)> = HashMap::new();
         let t = &self.match_tuning;
         let vocabulary = self.index.vocabulary();
-        for (passage, sim) in self.matcher.rank(part, vocabulary, t.body, 15) {
+        let weights = RankWeights {
+            body: t.body,
+            semantic: t.semantic,
+            semantic_floor: t.semantic_floor,
+        };
+        for (passage, sim) in self.matcher.rank(part, vocabulary, weights, 15) {
             found.entry(passage).or_default().0 = sim;
         }
         if let Some(asking) = asking_sentence(part).filter(|_| t.focus > 0.0) {
-            for (passage, sim) in self.matcher.rank(asking, vocabulary, t.body, 15) {
+            for (passage, sim) in self.matcher.rank(asking, vocabulary, weights, 15) {
                 let s = &mut found.entry(passage).or_default().0;
                 *s = s.max(t.focus * sim);
             }

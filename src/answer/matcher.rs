@@ -10,15 +10,32 @@ use tantivy::tokenizer::{Language, RawTokenizer, Stemmer, TextAnalyzer};
 use crate::rulebook::Rulebook;
 use crate::search::Vocabulary;
 
+use super::semantic::{WordVectors, cosine};
+
 /// One ruling's phrasings as word ids.
 struct RulingWords {
     passage: usize,
     phrasings: Vec<Vec<u32>>,
     body: Vec<u32>,
+    /// Each phrasing's meaning as a mean of word vectors (rarer words weigh more).
+    meanings: Vec<Vec<f32>>,
+}
+
+/// How a question is compared with rulings.
+#[derive(Debug, Clone, Copy)]
+pub struct RankWeights {
+    /// The share of a ruling's text in its word overlap (the rest: its best phrasing).
+    pub body: f32,
+    /// The share of meaning (word vectors) in the similarity (the rest: word overlap).
+    pub semantic: f32,
+    /// A cosine of meanings at or below this counts as nothing (chess sentences are all
+    /// somewhat alike).
+    pub semantic_floor: f32,
 }
 
 /// Every ruling's words, and how rare each word is.
 pub struct RulingMatcher {
+    vectors: &'static WordVectors,
     ids: HashMap<String, u32>,
     idf: Vec<f32>,
     rulings: Vec<RulingWords>,
@@ -114,6 +131,7 @@ impl RulingMatcher {
                 passage: i,
                 phrasings,
                 body,
+                meanings: Vec::new(),
             });
         }
         let n = rulings.len().max(1) as f32;
@@ -121,21 +139,40 @@ impl RulingMatcher {
             .iter()
             .map(|&d| (1.0 + n / (d as f32 + 1.0)).ln())
             .collect();
-        RulingMatcher {
+        let mut matcher = RulingMatcher {
+            vectors: WordVectors::embedded(),
             ids,
             idf,
-            rulings,
+            rulings: Vec::new(),
             unknown_weight: (1.0 + n).ln() * 0.5,
+        };
+        for r in &mut rulings {
+            r.meanings = book.passages[r.passage]
+                .phrasings()
+                .filter_map(|q| matcher.meaning(q))
+                .collect();
         }
+        matcher.rulings = rulings;
+        matcher
+    }
+
+    /// A text's meaning: the mean of its word vectors, each word weighted by its rarity.
+    fn meaning(&self, text: &str) -> Option<Vec<f32>> {
+        self.vectors.sentence_with(text, |word| {
+            stems(word)
+                .first()
+                .and_then(|s| self.ids.get(s))
+                .map_or(self.unknown_weight, |&i| self.idf[i as usize])
+        })
     }
 
     /// Every ruling's similarity to the question (0 to 1), best first, the best `limit`.
-    /// `body`: the share of a ruling's text in its similarity (the rest: its best phrasing).
+    /// Every ruling's similarity to the question (0 to 1), best first, the best `limit`.
     pub fn rank(
         &self,
         question: &str,
         vocabulary: &Vocabulary,
-        body: f32,
+        weights: RankWeights,
         limit: usize,
     ) -> Vec<(usize, f32)> {
         let typed = stems(question);
@@ -155,6 +192,9 @@ impl RulingMatcher {
         if q_norm == 0.0 {
             return Vec::new();
         }
+        let meaning = (weights.semantic > 0.0)
+            .then(|| self.meaning(question))
+            .flatten();
         let mut scored: Vec<(usize, f32)> = self
             .rulings
             .iter()
@@ -164,9 +204,13 @@ impl RulingMatcher {
                     .iter()
                     .map(|p| self.cosine(&query, q_norm, p))
                     .fold(0.0f32, f32::max);
-                let body_share = body;
                 let body = self.cosine(&query, q_norm, &r.body);
-                (r.passage, (1.0 - body_share) * best + body_share * body)
+                let words = (1.0 - weights.body) * best + weights.body * body;
+                let alike = meaning.as_ref().map_or(0.0, |m| {
+                    let c = r.meanings.iter().map(|p| cosine(m, p)).fold(0.0f32, f32::max);
+                    ((c - weights.semantic_floor) / (1.0 - weights.semantic_floor)).max(0.0)
+                });
+                (r.passage, (1.0 - weights.semantic) * words + weights.semantic * alike)
             })
             .collect();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
