@@ -64,7 +64,9 @@ fn matches_all(patterns: &[String], text: &str) -> bool {
 }
 
 fn matches_any(patterns: &[String], text: &str) -> bool {
-    patterns.iter().any(|p| matches_all(std::slice::from_ref(p), text))
+    patterns
+        .iter()
+        .any(|p| matches_all(std::slice::from_ref(p), text))
 }
 
 #[derive(Default, Debug)]
@@ -115,7 +117,8 @@ fn grade(arbiter: &Arbiter, split: &str) -> Grades {
             .map(|c| c.article.as_str())
             .collect();
         let deciding = &q.articles[0];
-        let fact = matches_all(&q.must, &answer.answer) && !matches_any(&q.must_not, &answer.answer);
+        let fact =
+            matches_all(&q.must, &answer.answer) && !matches_any(&q.must_not, &answer.answer);
         let wrong = matches_any(&q.must_not, &answer.answer);
         let any_article = cited
             .iter()

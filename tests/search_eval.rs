@@ -88,8 +88,7 @@ fn evaluate(index: &SearchIndex, book: &Rulebook, set: &EvalSet) -> Outcome {
                 .unwrap_or_default();
             if let (Some(first), Some(right)) = (
                 hits.first(),
-                hits.iter()
-                    .find(|h| h.article.as_ref().is_some_and(|a| ok(a))),
+                hits.iter().find(|h| h.article.as_ref().is_some_and(&ok)),
             ) {
                 kind.push_str(&format!(" {:.2}", right.score / first.score));
             }

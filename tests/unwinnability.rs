@@ -9,6 +9,7 @@ use rules_arbiter::rules::winnability::{SolverBudget, Winnability, winnability};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, PositionErrorKinds};
 
+#[allow(clippy::result_large_err)] // shakmaty's PositionError is what it is
 fn composed_position(fen: &str) -> Option<Chess> {
     let fen: Fen = fen.parse().ok()?;
     let lenient = PositionErrorKinds::TOO_MUCH_MATERIAL | PositionErrorKinds::IMPOSSIBLE_CHECK;

@@ -107,7 +107,9 @@ impl Frame {
 pub fn spell_out_pieces(text: &str) -> String {
     let is_letter_token = |t: &str, l: &str| t == l;
     let tokens: Vec<&str> = text
-        .split(|c: char| c.is_whitespace() || matches!(c, '+' | ',' | '.' | '?' | '(' | ')' | ';' | ':' | '/'))
+        .split(|c: char| {
+            c.is_whitespace() || matches!(c, '+' | ',' | '.' | '?' | '(' | ')' | ';' | ':' | '/')
+        })
         .collect();
     let has_king = tokens.iter().any(|t| is_letter_token(t, "K"));
     if !has_king && !tokens.iter().any(|t| matches!(*t, "Q" | "R" | "N")) {
@@ -150,18 +152,105 @@ fn kind_of(q: &str) -> QuestionKind {
         .find(|s| s.contains('?'))
         .unwrap_or(q)
         .trim_start_matches(|c: char| !c.is_alphanumeric());
-    let starts = |ws: &[&str]| ws.iter().any(|w| asked.starts_with(w) || asked.contains(&format!(". {w}")));
-    if has(q, &["who wins", "who won", "who loses", "who lost", "what is the result", "what's the result", "result of the game", "is it a win", "do i win", "did i win", "do i lose", "did i lose", "does he win", "does she win", "result?", "the result", "who won?", "outcome?"]) {
+    let starts = |ws: &[&str]| {
+        ws.iter()
+            .any(|w| asked.starts_with(w) || asked.contains(&format!(". {w}")))
+    };
+    if has(
+        q,
+        &[
+            "who wins",
+            "who won",
+            "who loses",
+            "who lost",
+            "what is the result",
+            "what's the result",
+            "result of the game",
+            "is it a win",
+            "do i win",
+            "did i win",
+            "do i lose",
+            "did i lose",
+            "does he win",
+            "does she win",
+            "result?",
+            "the result",
+            "who won?",
+            "outcome?",
+        ],
+    ) {
         QuestionKind::Result
-    } else if starts(&["should i", "should we", "is it better", "would it be better", "which is better", "what should i play", "do you recommend"]) {
+    } else if starts(&[
+        "should i",
+        "should we",
+        "is it better",
+        "would it be better",
+        "which is better",
+        "what should i play",
+        "do you recommend",
+    ]) {
         QuestionKind::Advice
-    } else if starts(&["how do", "how can", "how does", "how should", "how to", "how many", "how much", "how long", "how late"]) {
+    } else if starts(&[
+        "how do",
+        "how can",
+        "how does",
+        "how should",
+        "how to",
+        "how many",
+        "how much",
+        "how long",
+        "how late",
+    ]) {
         QuestionKind::HowTo
-    } else if starts(&["what happens", "what should", "what does the arbiter", "what will", "what now", "what would", "what can", "what do"]) || has(q, &["what is the ruling", "what's the ruling", "what now", "what happens"]) {
+    } else if starts(&[
+        "what happens",
+        "what should",
+        "what does the arbiter",
+        "what will",
+        "what now",
+        "what would",
+        "what can",
+        "what do",
+    ]) || has(
+        q,
+        &[
+            "what is the ruling",
+            "what's the ruling",
+            "what now",
+            "what happens",
+        ],
+    ) {
         QuestionKind::Ruling
-    } else if starts(&["what is", "what's", "what are", "define", "meaning of", "what does"]) {
+    } else if starts(&[
+        "what is",
+        "what's",
+        "what are",
+        "define",
+        "meaning of",
+        "what does",
+    ]) {
         QuestionKind::Definition
-    } else if starts(&["can ", "is ", "are ", "do ", "does ", "did ", "may ", "must ", "was ", "were ", "has ", "have ", "am i", "will ", "would ", "could ", "isn't", "is'nt", "shouldn't"]) {
+    } else if starts(&[
+        "can ",
+        "is ",
+        "are ",
+        "do ",
+        "does ",
+        "did ",
+        "may ",
+        "must ",
+        "was ",
+        "were ",
+        "has ",
+        "have ",
+        "am i",
+        "will ",
+        "would ",
+        "could ",
+        "isn't",
+        "is'nt",
+        "shouldn't",
+    ]) {
         QuestionKind::YesNo
     } else {
         QuestionKind::Other
@@ -213,10 +302,10 @@ pub fn sub_questions(question: &str) -> Vec<String> {
     if !pending.is_empty() {
         parts.push(pending);
     }
-    if parts.len() == 1 {
-        if let Some(split) = split_or_if(&parts[0]) {
-            return split;
-        }
+    if parts.len() == 1
+        && let Some(split) = split_or_if(&parts[0])
+    {
+        return split;
     }
     if parts.is_empty() {
         parts.push(text.to_string());
@@ -263,7 +352,11 @@ fn split_or_if(q: &str) -> Option<Vec<String>> {
         .find(" if ")
         .or_else(|| lower_first.find(" when "))?;
     let prefix = &first[..opening];
-    let joiner = if lower[cut..].contains("when") { "when" } else { "if" };
+    let joiner = if lower[cut..].contains("when") {
+        "when"
+    } else {
+        "if"
+    };
     Some(vec![
         format!("{}?", first.trim_end_matches('?').trim()),
         format!("{prefix} {joiner} {second}?"),
@@ -275,7 +368,18 @@ fn actors_in(q: &str) -> Vec<Actor> {
     if has(q, &[" i ", " i'", " my ", " me "]) {
         out.push(Actor::Asker);
     }
-    if has(q, &["opponent", " he ", " she ", " his ", " her ", " him ", "the other player"]) {
+    if has(
+        q,
+        &[
+            "opponent",
+            " he ",
+            " she ",
+            " his ",
+            " her ",
+            " him ",
+            "the other player",
+        ],
+    ) {
         out.push(Actor::Opponent);
     }
     if has(q, &[" white ", "white's", " white?"]) {
@@ -292,16 +396,36 @@ fn actors_in(q: &str) -> Vec<Actor> {
 
 /// "the player with king and bishop", "I have king, bishop and pawn": the pieces named.
 fn holding(q: &str) -> Option<Vec<PieceKind>> {
-    let start = ["player with ", "side with ", "i have ", "i've got ", "he has ", "she has ", "i had ", "he had ", "only "]
-        .iter()
-        .find_map(|m| q.find(m).map(|i| i + m.len()))?;
+    let start = [
+        "player with ",
+        "side with ",
+        "i have ",
+        "i've got ",
+        "he has ",
+        "she has ",
+        "i had ",
+        "he had ",
+        "only ",
+    ]
+    .iter()
+    .find_map(|m| q.find(m).map(|i| i + m.len()))?;
     let tail: String = q[start..].chars().take(60).collect();
     let mut pieces = Vec::new();
     for word in tail.split(|c: char| !c.is_alphanumeric()) {
         if matches!(
             word,
-            "vs" | "v" | "versus" | "against" | "when" | "while" | "but" | "he" | "she" | "his"
-                | "her" | "my" | "him"
+            "vs" | "v"
+                | "versus"
+                | "against"
+                | "when"
+                | "while"
+                | "but"
+                | "he"
+                | "she"
+                | "his"
+                | "her"
+                | "my"
+                | "him"
         ) {
             break;
         }
@@ -322,14 +446,84 @@ fn holding(q: &str) -> Option<Vec<PieceKind>> {
 /// Settings named in a question.
 pub fn settings_in(q: &str) -> Vec<Setting> {
     let table: [(Setting, &[&str]); 8] = [
-        (Setting::Rapid, &["rapid", "quickplay", "15+10", "10+5", "15 minute", "25 minute", "quick play"]),
-        (Setting::Blitz, &["blitz", "bullet", "3+2", "5+3", "3+0", "5+0", "5 minute", "3 minute", "five minute", "lightning"]),
+        (
+            Setting::Rapid,
+            &[
+                "rapid",
+                "quickplay",
+                "15+10",
+                "10+5",
+                "15 minute",
+                "25 minute",
+                "quick play",
+            ],
+        ),
+        (
+            Setting::Blitz,
+            &[
+                "blitz",
+                "bullet",
+                "3+2",
+                "5+3",
+                "3+0",
+                "5+0",
+                "5 minute",
+                "3 minute",
+                "five minute",
+                "lightning",
+            ],
+        ),
         (Setting::Armageddon, &["armageddon", "draw odds"]),
-        (Setting::Online, &["online", "lichess", "chess.com", "chesscom", "internet", " app ", "server"]),
-        (Setting::UsChess, &["uscf", "us chess", "u.s. chess", "usa ", "american"]),
-        (Setting::Chess960, &["960", "fischer random", "fischerandom", "freestyle", "chess 960"]),
-        (Setting::Unsupervised, &["no arbiter", "without an arbiter", "without arbiter", "unsupervised", "no td", "casual game", "friendly game", "no referee"]),
-        (Setting::Standard, &["classical", "standard game", "slow game", "long game", "standard time", "fide rated classical"]),
+        (
+            Setting::Online,
+            &[
+                "online",
+                "lichess",
+                "chess.com",
+                "chesscom",
+                "internet",
+                " app ",
+                "server",
+            ],
+        ),
+        (
+            Setting::UsChess,
+            &["uscf", "us chess", "u.s. chess", "usa ", "american"],
+        ),
+        (
+            Setting::Chess960,
+            &[
+                "960",
+                "fischer random",
+                "fischerandom",
+                "freestyle",
+                "chess 960",
+            ],
+        ),
+        (
+            Setting::Unsupervised,
+            &[
+                "no arbiter",
+                "without an arbiter",
+                "without arbiter",
+                "unsupervised",
+                "no td",
+                "casual game",
+                "friendly game",
+                "no referee",
+            ],
+        ),
+        (
+            Setting::Standard,
+            &[
+                "classical",
+                "standard game",
+                "slow game",
+                "long game",
+                "standard time",
+                "fide rated classical",
+            ],
+        ),
     ];
     table
         .iter()
@@ -340,11 +534,54 @@ pub fn settings_in(q: &str) -> Vec<Setting> {
 
 fn acts_in(q: &str) -> Vec<Act> {
     let table: [(Act, &[&str]); 6] = [
-        (Act::Played, &["i played", "i moved", "he played", "she played", "he moved", "she moved", "after ", "he just", "she just", "i just", "opponent played", "opponent moved", "i pushed", "he pushed"]),
-        (Act::Claimed, &["claimed", "i claim", "he claim", "she claim", "my claim", "his claim"]),
-        (Act::Offered, &["offered", "offer a draw", "draw offer", "offering"]),
+        (
+            Act::Played,
+            &[
+                "i played",
+                "i moved",
+                "he played",
+                "she played",
+                "he moved",
+                "she moved",
+                "after ",
+                "he just",
+                "she just",
+                "i just",
+                "opponent played",
+                "opponent moved",
+                "i pushed",
+                "he pushed",
+            ],
+        ),
+        (
+            Act::Claimed,
+            &[
+                "claimed",
+                "i claim",
+                "he claim",
+                "she claim",
+                "my claim",
+                "his claim",
+            ],
+        ),
+        (
+            Act::Offered,
+            &["offered", "offer a draw", "draw offer", "offering"],
+        ),
         (Act::Touched, &["touched", "touch "]),
-        (Act::Flagged, &["flag fell", "flagged", "flag dropped", "ran out of time", "run out of time", "lost on time", "timed out", "flag falls"]),
+        (
+            Act::Flagged,
+            &[
+                "flag fell",
+                "flagged",
+                "flag dropped",
+                "ran out of time",
+                "run out of time",
+                "lost on time",
+                "timed out",
+                "flag falls",
+            ],
+        ),
         (Act::Resigned, &["resigned", "resigns"]),
     ];
     table
@@ -372,14 +609,17 @@ mod tests {
     #[test]
     fn parts() {
         assert_eq!(
-            sub_questions("Can I castle if my king was in check earlier, or if my rook is attacked?"),
+            sub_questions(
+                "Can I castle if my king was in check earlier, or if my rook is attacked?"
+            ),
             [
                 "Can I castle if my king was in check earlier?",
                 "Can I castle if my rook is attacked?"
             ]
         );
         assert_eq!(
-            sub_questions("In a rapid game he castled with one hand. The TD said I lose. Right?").len(),
+            sub_questions("In a rapid game he castled with one hand. The TD said I lose. Right?")
+                .len(),
             1
         );
         assert_eq!(
@@ -407,7 +647,10 @@ mod tests {
         let f = Frame::read("In blitz he flagged while I had king and bishop. Who wins?");
         assert_eq!(f.settings, [Setting::Blitz]);
         assert!(f.actors.contains(&Actor::Opponent));
-        assert!(f.actors.contains(&Actor::Holding(vec![PieceKind::King, PieceKind::Bishop])));
+        assert!(
+            f.actors
+                .contains(&Actor::Holding(vec![PieceKind::King, PieceKind::Bishop]))
+        );
         assert!(f.acts.contains(&Act::Flagged));
         assert!(Frame::read("I played Qb6 and his king can't move").reports_played_move());
     }

@@ -108,7 +108,9 @@ impl MatchTuning {
 
     /// How well a ruling's settings fit the settings a question names.
     fn setting_fit(&self, ruling: &RulingMeta, asked: &[Setting]) -> f32 {
-        if ruling.holds_everywhere() || ruling.settings.contains(&Setting::Standard) && asked.is_empty() {
+        if ruling.holds_everywhere()
+            || ruling.settings.contains(&Setting::Standard) && asked.is_empty()
+        {
             return 1.0;
         }
         if ruling.settings.iter().any(|s| asked.contains(s)) {
@@ -286,7 +288,11 @@ impl Arbiter {
                     .take(6)
                     .filter(|s| !s.ends_with(':'))
                     .collect();
-                let text = text.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
+                let text = text
+                    .join(" ")
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
                 let mut text = fit_opening(&text, kind);
                 if meta.needs_position {
                     text.push_str(" Whether it holds in your game depends on the position: give it as FEN or PGN (or the moves played) and I will check it with the rules checker.");
@@ -314,17 +320,19 @@ impl Arbiter {
             .index
             .search_with(&self.book, question, 10, SearchMode::ANSWER);
         let meaningful = self.domain_word_count(question) > 0
-            || whole_hits.first().is_some_and(|h| h.matched_by == "article");
+            || whole_hits
+                .first()
+                .is_some_and(|h| h.matched_by == "article");
         let mut chosen: Vec<PartMatch> = Vec::new();
         if meaningful && frame.parts.len() > 1 {
             for part in &frame.parts {
                 let hits = self
                     .index
                     .search_with(&self.book, part, 10, SearchMode::ANSWER);
-                if let Some(m) = self.match_part(part, frame, &hits) {
-                    if !chosen.iter().any(|c| c.passage == m.passage) {
-                        chosen.push(m);
-                    }
+                if let Some(m) = self.match_part(part, frame, &hits)
+                    && !chosen.iter().any(|c| c.passage == m.passage)
+                {
+                    chosen.push(m);
                 }
             }
         }
@@ -426,7 +434,10 @@ fn asking_sentence(part: &str) -> Option<&str> {
 /// A ruling written for a yes/no question ("Yes: the owner of the phone loses…") asked as
 /// "who loses?" or "what happens?": the bare "Yes" goes, the decision stays.
 fn fit_opening(text: &str, kind: QuestionKind) -> String {
-    if matches!(kind, QuestionKind::YesNo | QuestionKind::Other | QuestionKind::Advice) {
+    if matches!(
+        kind,
+        QuestionKind::YesNo | QuestionKind::Other | QuestionKind::Advice
+    ) {
         return text.to_string();
     }
     for opening in ["Yes: ", "Yes, ", "Yes. "] {
@@ -470,9 +481,20 @@ fn sentences(text: &str) -> Vec<&str> {
 /// A sentence that describes the rulebook instead of stating a rule ("Article 9 deals with…").
 fn reads_like_contents(sentence: &str) -> bool {
     let s = sentence.to_lowercase();
-    ["deals with", "this section", "this article", "explains", "covers the", "describes", "are set out", "is set out", "see below", "as follows"]
-        .iter()
-        .any(|w| s.contains(w))
+    [
+        "deals with",
+        "this section",
+        "this article",
+        "explains",
+        "covers the",
+        "describes",
+        "are set out",
+        "is set out",
+        "see below",
+        "as follows",
+    ]
+    .iter()
+    .any(|w| s.contains(w))
 }
 
 #[cfg(test)]
@@ -482,7 +504,9 @@ mod tests {
     #[test]
     fn contents_sentences_are_recognised() {
         assert!(reads_like_contents("Article 9 deals with the drawn game."));
-        assert!(!reads_like_contents("A draw offer is made after your move (9.1.2.1)."));
+        assert!(!reads_like_contents(
+            "A draw offer is made after your move (9.1.2.1)."
+        ));
     }
 
     #[test]

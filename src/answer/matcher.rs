@@ -44,20 +44,162 @@ pub struct RulingMatcher {
 }
 
 const STOP: &[&str] = &[
-    "the", "a", "an", "is", "are", "am", "can", "i", "my", "me", "you", "your", "do", "does",
-    "did", "if", "it", "its", "to", "of", "in", "on", "at", "and", "or", "what", "how", "when",
-    "who", "which", "this", "that", "be", "for", "with", "have", "has", "had", "will", "would",
-    "should", "must", "may", "there", "his", "her", "he", "she", "they", "their", "them", "so",
-    "then", "still", "just", "get", "gets", "by", "was", "were", "we", "our", "not", "no", "yes",
-    "but", "as", "from", "than", "any", "some", "all", "about", "into", "out", "up", "one", "only",
-    "also", "there", "here", "now", "ok", "okay", "really", "like", "im", "i'm", "dont", "don't",
-    "isn't", "it's", "game", "chess", "question", "rule", "rules", "happen", "happens", "allowed",
-    "exactly", "actually", "really", "possibly", "simply", "basically", "please", "anyone",
-    "someone", "somebody", "know", "tell", "thanks", "thank", "hi", "hello", "wondering",
-    "wonder", "situation", "happened", "been", "being", "does", "doing", "done", "there's",
-    "something", "anything", "thing", "things", "ever", "even", "guys", "lol", "very", "much",
-    "too", "these", "those", "else", "because", "while", "where", "why", "whether", "could",
-    "might", "shall", "want", "wanted", "need", "needs", "said", "says", "say", "think",
+    "the",
+    "a",
+    "an",
+    "is",
+    "are",
+    "am",
+    "can",
+    "i",
+    "my",
+    "me",
+    "you",
+    "your",
+    "do",
+    "does",
+    "did",
+    "if",
+    "it",
+    "its",
+    "to",
+    "of",
+    "in",
+    "on",
+    "at",
+    "and",
+    "or",
+    "what",
+    "how",
+    "when",
+    "who",
+    "which",
+    "this",
+    "that",
+    "be",
+    "for",
+    "with",
+    "have",
+    "has",
+    "had",
+    "will",
+    "would",
+    "should",
+    "must",
+    "may",
+    "there",
+    "his",
+    "her",
+    "he",
+    "she",
+    "they",
+    "their",
+    "them",
+    "so",
+    "then",
+    "still",
+    "just",
+    "get",
+    "gets",
+    "by",
+    "was",
+    "were",
+    "we",
+    "our",
+    "not",
+    "no",
+    "yes",
+    "but",
+    "as",
+    "from",
+    "than",
+    "any",
+    "some",
+    "all",
+    "about",
+    "into",
+    "out",
+    "up",
+    "one",
+    "only",
+    "also",
+    "there",
+    "here",
+    "now",
+    "ok",
+    "okay",
+    "really",
+    "like",
+    "im",
+    "i'm",
+    "dont",
+    "don't",
+    "isn't",
+    "it's",
+    "game",
+    "chess",
+    "question",
+    "rule",
+    "rules",
+    "happen",
+    "happens",
+    "allowed",
+    "exactly",
+    "actually",
+    "really",
+    "possibly",
+    "simply",
+    "basically",
+    "please",
+    "anyone",
+    "someone",
+    "somebody",
+    "know",
+    "tell",
+    "thanks",
+    "thank",
+    "hi",
+    "hello",
+    "wondering",
+    "wonder",
+    "situation",
+    "happened",
+    "been",
+    "being",
+    "does",
+    "doing",
+    "done",
+    "there's",
+    "something",
+    "anything",
+    "thing",
+    "things",
+    "ever",
+    "even",
+    "guys",
+    "lol",
+    "very",
+    "much",
+    "too",
+    "these",
+    "those",
+    "else",
+    "because",
+    "while",
+    "where",
+    "why",
+    "whether",
+    "could",
+    "might",
+    "shall",
+    "want",
+    "wanted",
+    "need",
+    "needs",
+    "said",
+    "says",
+    "say",
+    "think",
 ];
 
 /// The content words of a text, stop words removed, each reduced to its English stem
@@ -76,7 +218,10 @@ pub fn stems(text: &str) -> Vec<String> {
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
     {
         let w = w.trim_matches('\'');
-        if w.is_empty() || STOP.contains(&w) || (w.len() < 2 && !w.chars().all(|c| c.is_ascii_digit())) {
+        if w.is_empty()
+            || STOP.contains(&w)
+            || (w.len() < 2 && !w.chars().all(|c| c.is_ascii_digit()))
+        {
             continue;
         }
         let w = w.strip_suffix("'s").unwrap_or(w);
@@ -207,10 +352,17 @@ impl RulingMatcher {
                 let body = self.cosine(&query, q_norm, &r.body);
                 let words = (1.0 - weights.body) * best + weights.body * body;
                 let alike = meaning.as_ref().map_or(0.0, |m| {
-                    let c = r.meanings.iter().map(|p| cosine(m, p)).fold(0.0f32, f32::max);
+                    let c = r
+                        .meanings
+                        .iter()
+                        .map(|p| cosine(m, p))
+                        .fold(0.0f32, f32::max);
                     ((c - weights.semantic_floor) / (1.0 - weights.semantic_floor)).max(0.0)
                 });
-                (r.passage, (1.0 - weights.semantic) * words + weights.semantic * alike)
+                (
+                    r.passage,
+                    (1.0 - weights.semantic) * words + weights.semantic * alike,
+                )
             })
             .collect();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -221,13 +373,20 @@ impl RulingMatcher {
     fn cosine(&self, query: &[(Option<u32>, f32)], q_norm: f32, words: &[u32]) -> f32 {
         let shared: f32 = query
             .iter()
-            .filter_map(|(id, w)| id.filter(|i| words.contains(i)).map(|i| w * self.idf[i as usize]))
+            .filter_map(|(id, w)| {
+                id.filter(|i| words.contains(i))
+                    .map(|i| w * self.idf[i as usize])
+            })
             .sum();
         let w_norm: f32 = words
             .iter()
             .map(|&i| self.idf[i as usize].powi(2))
             .sum::<f32>()
             .sqrt();
-        if w_norm == 0.0 { 0.0 } else { shared / (q_norm * w_norm) }
+        if w_norm == 0.0 {
+            0.0
+        } else {
+            shared / (q_norm * w_norm)
+        }
     }
 }

@@ -228,10 +228,10 @@ impl Arbiter {
     }
 
     fn game(&self, req: &CheckRequest) -> Result<Game, AnswerError> {
-        if let Some(p) = &req.pgn {
-            if p.len() > MAX_PGN_BYTES {
-                return Err(AnswerError::PgnTooLarge(p.len()));
-            }
+        if let Some(p) = &req.pgn
+            && p.len() > MAX_PGN_BYTES
+        {
+            return Err(AnswerError::PgnTooLarge(p.len()));
         }
         if let Some(m) = &req.moves {
             let n = m.to_list().len();
@@ -335,10 +335,11 @@ impl Arbiter {
     ) -> Vec<Citation> {
         let mut out: Vec<Citation> = Vec::new();
         let mut push = |c: Option<Citation>| {
-            if let Some(c) = c {
-                if !out.iter().any(|o| o.article == c.article) && out.len() < 5 {
-                    out.push(c);
-                }
+            if let Some(c) = c
+                && !out.iter().any(|o| o.article == c.article)
+                && out.len() < 5
+            {
+                out.push(c);
             }
         };
         for a in deciding {
@@ -385,8 +386,8 @@ impl Arbiter {
         let mut detail: Vec<String> = Vec::new();
         let side_name = |s: Side| if s == Side::White { "White" } else { "Black" };
 
-        if let Some(o) = &report.outcome {
-            if !matches!(
+        if let Some(o) = &report.outcome
+            && !matches!(
                 intent.topic,
                 Topic::Checkmate
                     | Topic::Stalemate
@@ -395,12 +396,12 @@ impl Arbiter {
                     | Topic::FiftyMoves
                     | Topic::Flag
                     | Topic::Resignation
-            ) {
-                detail.push(format!(
-                    "Note: the game is already over — {}.",
-                    o.explanation
-                ));
-            }
+            )
+        {
+            detail.push(format!(
+                "Note: the game is already over — {}.",
+                o.explanation
+            ));
         }
 
         match intent.topic {

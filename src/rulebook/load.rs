@@ -299,10 +299,10 @@ fn parse_page(path: &str, text: &str, passages: &mut Vec<Passage>) -> Result<Pag
                 code_text.clear();
             }
             Event::End(TagEnd::CodeBlock) => {
-                if code_lang.as_deref() == Some("fen") {
-                    if let Some(s) = sections.last_mut() {
-                        s.fens.push(code_text.trim().to_string());
-                    }
+                if code_lang.as_deref() == Some("fen")
+                    && let Some(s) = sections.last_mut()
+                {
+                    s.fens.push(code_text.trim().to_string());
                 }
                 code_lang = None;
             }

@@ -1013,11 +1013,10 @@ impl SearchIndex {
             if w.chars().count() >= 4
                 && w.chars().all(char::is_alphabetic)
                 && !self.known_words.contains_key(&w)
+                && let Some(c) = self.correct_spelling(&w)
             {
-                if let Some(c) = self.correct_spelling(&w) {
-                    alternatives.extend(self.query_stems(&mut analyzer, c));
-                    corrections.push(c.to_string());
-                }
+                alternatives.extend(self.query_stems(&mut analyzer, c));
+                corrections.push(c.to_string());
             }
             // A word the vocabulary expands is matched by its expansion too.
             for (phrase, expansion) in &phrases {
@@ -1156,7 +1155,7 @@ impl SearchIndex {
                 ));
             }
         }
-        let page_scores = self.page_scores(&terms);
+        let page_scores = self.page_scores(terms);
         for (page, score) in &page_scores {
             let q = TermQuery::new(
                 Term::from_field_text(f.page, page),
@@ -1261,10 +1260,9 @@ impl SearchIndex {
             if let Some(idx) = book.article_index(&number).or_else(|| {
                 book.resolve_article(&number)
                     .and_then(|p| book.passages.iter().position(|q| std::ptr::eq(q, p)))
-            }) {
-                if seen.insert(idx) {
-                    hits.push(self.hit(book, idx, 1000.0, "", "article"));
-                }
+            }) && seen.insert(idx)
+            {
+                hits.push(self.hit(book, idx, 1000.0, "", "article"));
             }
         }
         let stripped = article_query_re().replace_all(query, " ");
@@ -1363,10 +1361,10 @@ impl SearchIndex {
             let mut best: Option<(&String, f32)> = None;
             for c in cited {
                 first.get_or_insert(c);
-                if let Some(&s) = law_scores.get(c.as_str()) {
-                    if best.is_none_or(|(_, b)| s > b) {
-                        best = Some((c, s));
-                    }
+                if let Some(&s) = law_scores.get(c.as_str())
+                    && best.is_none_or(|(_, b)| s > b)
+                {
+                    best = Some((c, s));
                 }
             }
             best.map(|(c, _)| c).or(first).cloned()

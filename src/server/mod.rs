@@ -424,10 +424,9 @@ async fn json_body_limit(req: axum::extract::Request, next: axum::middleware::Ne
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<usize>().ok())
+        && len > MAX_BODY_BYTES
     {
-        if len > MAX_BODY_BYTES {
-            return too_large();
-        }
+        return too_large();
     }
     let resp = next.run(req).await;
     if resp.status() == StatusCode::PAYLOAD_TOO_LARGE
