@@ -16,11 +16,13 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+mod budget;
 mod deduction;
 mod search;
 mod utils;
 mod winnability;
 
+pub use budget::Limits;
 use chess::{Board, ChessMove, Color};
 use winnability::{fast, full};
 
@@ -66,4 +68,22 @@ pub fn is_unwinnable_fast(board: &Board, intended_winner: Color) -> bool {
         Color::White => fast::is_unwinnable(board),
         Color::Black => fast::is_unwinnable(&utils::mirror_board(board)),
     }
+}
+
+/// [`winnability`] that gives up when `limits` say so (a deadline passes or a flag is set).
+///
+/// Returns `None` when the analysis is undecided, including when it was stopped. A verdict
+/// is only ever one the analysis proved: stopping makes the searches inconclusive, never
+/// wrong.
+pub fn winnability_within(
+    board: &Board,
+    intended_winner: Color,
+    limits: &Limits,
+) -> Option<Winnability> {
+    budget::run(limits, || winnability(board, intended_winner)).0
+}
+
+/// [`is_unwinnable_fast`] that gives up when `limits` say so; `false` (inconclusive) then.
+pub fn is_unwinnable_fast_within(board: &Board, intended_winner: Color, limits: &Limits) -> bool {
+    budget::run(limits, || is_unwinnable_fast(board, intended_winner)).0
 }

@@ -100,9 +100,12 @@ impl Search {
 
     /// True once either the depth-scoped or the global budget on positions
     /// explored is exhausted; see [`Search::is_depth_limit_reached`] and
-    /// [`Search::is_global_limit_reached`].
+    /// [`Search::is_global_limit_reached`]; or once the query's stop condition
+    /// holds ([`crate::budget`]).
     fn is_limit_reached(&self) -> bool {
-        self.is_depth_limit_reached() || self.is_global_limit_reached()
+        self.is_depth_limit_reached()
+            || self.is_global_limit_reached()
+            || crate::budget::should_stop()
     }
 
     /// True once `iteration_nodes` (positions explored this depth iteration)

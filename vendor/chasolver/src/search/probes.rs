@@ -46,7 +46,7 @@ pub(crate) fn check_chain_search(
     visited: &mut FxHashSet<Board>,
     depth: u32,
 ) -> Option<Winnability> {
-    if depth > 16 {
+    if depth > 16 || crate::budget::should_stop() {
         return None;
     }
     visited.insert(*board);

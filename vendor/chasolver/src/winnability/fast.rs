@@ -144,6 +144,11 @@ fn is_dynamically_unwinnable(
         return true;
     }
 
+    // Out of budget: inconclusive, which makes every caller up the tree inconclusive too.
+    if crate::budget::should_stop() {
+        return false;
+    }
+
     let mut legal_moves = MoveGen::new_legal(board).peekable();
 
     if legal_moves.peek().is_none() {
@@ -193,6 +198,9 @@ pub(crate) fn exhaustively_unwinnable(board: &Board) -> bool {
 
     while !table.is_empty() {
         for board in &table {
+            if crate::budget::should_stop() {
+                return false;
+            }
             if insufficient_white_material(board) {
                 continue;
             }
