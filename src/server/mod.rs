@@ -283,8 +283,11 @@ where
 
 #[utoipa::path(post, path = "/api/ask", request_body = AskRequest,
     responses((status = 200, description = "The answer", body = crate::answer::Answer),
-              (status = 400, description = "Bad request"), (status = 413, description = "Too large"),
-              (status = 422, description = "Invalid position or illegal move")))]
+              (status = 400, description = "Bad request", body = ErrorResponse),
+              (status = 413, description = "Body too large", body = ErrorResponse),
+              (status = 415, description = "Body not sent as application/json", body = ErrorResponse),
+              (status = 422, description = "Invalid position or illegal move", body = ErrorResponse),
+              (status = 503, description = "Busy (`busy`) or not answered in time (`timeout`)", body = ErrorResponse)))]
 async fn api_ask(State(state): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
     let req: AskRequest = parse_body(&body)?;
     if req.has_position() {
@@ -328,7 +331,11 @@ async fn api_ask(State(state): State<AppState>, body: Bytes) -> Result<Response,
 
 #[utoipa::path(post, path = "/api/check", request_body = CheckRequest,
     responses((status = 200, description = "The position report (see the contract in ARCHITECTURE.md)"),
-              (status = 400, description = "Bad request"), (status = 422, description = "Invalid FEN or illegal move")))]
+              (status = 400, description = "Bad request", body = ErrorResponse),
+              (status = 413, description = "Body too large", body = ErrorResponse),
+              (status = 415, description = "Body not sent as application/json", body = ErrorResponse),
+              (status = 422, description = "Invalid FEN or illegal move", body = ErrorResponse),
+              (status = 503, description = "Busy (`busy`) or not answered in time (`timeout`)", body = ErrorResponse)))]
 async fn api_check(State(state): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
     let req: CheckRequest = parse_body(&body)?;
     let report = heavy(&state, move |a| a.check(&req).map_err(ApiError::from)).await?;
@@ -337,7 +344,11 @@ async fn api_check(State(state): State<AppState>, body: Bytes) -> Result<Respons
 
 #[utoipa::path(post, path = "/api/verify", request_body = VerifyRequest,
     responses((status = 200, description = "Which claims hold", body = crate::answer::VerifyResponse),
-              (status = 400, description = "Bad request"), (status = 422, description = "Invalid FEN or illegal move")))]
+              (status = 400, description = "Bad request (unknown keys, claim values of the wrong type)", body = ErrorResponse),
+              (status = 413, description = "Body too large", body = ErrorResponse),
+              (status = 415, description = "Body not sent as application/json", body = ErrorResponse),
+              (status = 422, description = "Invalid FEN or illegal move", body = ErrorResponse),
+              (status = 503, description = "Busy (`busy`) or not answered in time (`timeout`)", body = ErrorResponse)))]
 async fn api_verify(State(state): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
     let req: VerifyRequest = parse_body(&body)?;
     let out = heavy(&state, move |a| a.verify(&req).map_err(ApiError::from)).await?;
@@ -353,7 +364,7 @@ struct SearchParams {
 }
 
 #[utoipa::path(get, path = "/api/search", params(SearchParams),
-    responses((status = 200, description = "Ranked passages"), (status = 400, description = "Missing or oversized query")))]
+    responses((status = 200, description = "Ranked passages"), (status = 400, description = "Missing or oversized query", body = ErrorResponse)))]
 async fn api_search(
     State(state): State<AppState>,
     Query(params): Query<SearchParams>,
@@ -409,7 +420,7 @@ struct BoardParams {
     flip: Option<bool>,
 }
 
-#[utoipa::path(get, path = "/board.svg", params(BoardParams), responses((status = 200, description = "SVG board"), (status = 400, description = "Invalid FEN")))]
+#[utoipa::path(get, path = "/board.svg", params(BoardParams), responses((status = 200, description = "SVG board", content_type = "image/svg+xml", body = String), (status = 400, description = "Invalid FEN", body = ErrorResponse)))]
 async fn board_svg(Query(params): Query<BoardParams>) -> Result<Response, ApiError> {
     let fen = params
         .fen
@@ -444,7 +455,7 @@ async fn board_svg(Query(params): Query<BoardParams>) -> Result<Response, ApiErr
 #[openapi(
     info(
         title = "Rules Arbiter",
-        description = "Chess-rules answers with the FIDE articles behind them, and checkable verdicts on positions."
+        description = "Chess-rules answers with the FIDE articles behind them, and checkable verdicts on positions. Every error status (400, 404, 405, 408, 413, 414, 415, 422, 431, 500, 503) comes with the JSON body ErrorResponse: {\"error\": {\"code\", \"message\"}}. POST bodies must be sent as application/json."
     ),
     paths(
         api_ask,
@@ -453,9 +464,17 @@ async fn board_svg(Query(params): Query<BoardParams>) -> Result<Response, ApiErr
         api_search,
         api_articles,
         healthz,
-        board_svg
+        board_svg,
+        openapi_json,
+        pages::chat_page,
+        pages::app_js,
+        pages::style_css,
+        pages::favicon,
+        pages::rulebook_index,
+        pages::rulebook_page
     ),
     components(schemas(
+        ErrorResponse,
         AskRequest,
         CheckRequest,
         VerifyRequest,
@@ -470,6 +489,7 @@ async fn board_svg(Query(params): Query<BoardParams>) -> Result<Response, ApiErr
 )]
 pub struct ApiDoc;
 
+#[utoipa::path(get, path = "/openapi.json", responses((status = 200, description = "This document")))]
 async fn openapi_json() -> Response {
     Json(ApiDoc::openapi()).into_response()
 }
