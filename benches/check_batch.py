@@ -218,7 +218,8 @@ def run_pychess(chess, fens: list[str], with_san: bool) -> tuple[float, float, l
 
 def main() -> int:
     ap = argparse.ArgumentParser(description="Reports per second of arbiter check --batch vs python-chess.")
-    ap.add_argument("--arbiter", default=str(ROOT / "target" / "release" / "arbiter"))
+    target = ROOT / os.environ.get("CARGO_TARGET_DIR", "target")  # an absolute path wins the join
+    ap.add_argument("--arbiter", default=str(target / "release" / "arbiter"))
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--lines", type=int, default=5000)
     ap.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best counts")
