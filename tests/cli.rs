@@ -76,7 +76,11 @@ fn check_batch_survives_bad_bytes_and_applies_the_api_limits() {
     input.extend(b"{\"fen\": \"4k3/8/8/8/8/8/8/4K2R w K - 99999999999999999999 80\"}\n");
     input.extend(b"{\"moves\": [\"d4\"]}\n");
     let out = run_with_stdin(&["check", "--batch"], &input);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let lines = json_lines(&out);
     let codes: Vec<&str> = lines
         .iter()
@@ -102,7 +106,11 @@ fn check_batch_survives_bad_bytes_and_applies_the_api_limits() {
 fn ask_batch_survives_bad_bytes() {
     let input = b"{\"question\": \"Can I castle out of check?\"}\n\xff\xfe\n{\"question\": \"What is a stalemate?\"}\n";
     let out = run_with_stdin(&["ask", "--batch"], input);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 3, "{lines:#?}");
     assert!(lines[0]["answer"].is_string());
@@ -150,7 +158,10 @@ fn a_fen_clock_that_overflows_is_an_error() {
     let e: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(e["error"]["code"], "invalid_fen");
     let message = e["error"]["message"].as_str().unwrap();
-    assert!(message.contains("half-move clock") && message.contains("out of range"), "{message}");
+    assert!(
+        message.contains("half-move clock") && message.contains("out of range"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -163,5 +174,8 @@ fn logs_written_to_a_pipe_are_plain_text() {
     assert!(out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("built in memory"), "{stderr}");
-    assert!(!stderr.contains('\u{1b}'), "colour codes in a log pipe: {stderr:?}");
+    assert!(
+        !stderr.contains('\u{1b}'),
+        "colour codes in a log pipe: {stderr:?}"
+    );
 }

@@ -577,13 +577,18 @@ fn a_slow_position_stays_within_budget_and_shutdown_is_answered_at_once() {
     );
     let hover_id = c.next_id;
     c.next_id += 1;
-    c.send(json!({ "jsonrpc": "2.0", "id": hover_id, "method": "textDocument/hover",
-        "params": { "textDocument": { "uri": uri }, "position": { "line": 3, "character": 4 } } }));
+    c.send(
+        json!({ "jsonrpc": "2.0", "id": hover_id, "method": "textDocument/hover",
+        "params": { "textDocument": { "uri": uri }, "position": { "line": 3, "character": 4 } } }),
+    );
     let started = Instant::now();
     let status = c.shutdown_and_exit();
     let took = started.elapsed();
     assert!(status.success(), "{status:?}");
-    assert!(took < Duration::from_secs(5), "shutdown and exit took {took:?}");
+    assert!(
+        took < Duration::from_secs(5),
+        "shutdown and exit took {took:?}"
+    );
 }
 
 #[test]

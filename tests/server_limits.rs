@@ -80,7 +80,11 @@ fn every_error_status_has_the_json_error_body() {
         "illegal_position",
     );
     let long = format!("/api/search?q={}", "a".repeat(9000));
-    expect(s.request("GET", &long, None, "text/plain"), 414, "uri_too_long");
+    expect(
+        s.request("GET", &long, None, "text/plain"),
+        414,
+        "uri_too_long",
+    );
 
     // hyper's own answers, before any handler runs.
     let head = format!(
@@ -280,10 +284,7 @@ fn openapi_lists_the_pages_and_the_error_schema() {
     let schema = &doc["components"]["schemas"]["ErrorResponse"];
     assert!(schema.is_object(), "no ErrorResponse schema");
     let ask_400 = &doc["paths"]["/api/ask"]["post"]["responses"]["400"];
-    assert!(
-        ask_400.to_string().contains("ErrorResponse"),
-        "{ask_400}"
-    );
+    assert!(ask_400.to_string().contains("ErrorResponse"), "{ask_400}");
 }
 
 /// A POST on its own connection (for requests sent from several threads).

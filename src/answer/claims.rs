@@ -159,8 +159,8 @@ impl Claim {
             Some(Value::String(a)) => a,
             Some(other) => return Err(format!("a claim's article is a string, not {other}")),
         };
-        let subject: ClaimSubject =
-            serde_json::from_value(Value::Object(map)).map_err(|e| format!("a {kind} claim: {e}"))?;
+        let subject: ClaimSubject = serde_json::from_value(Value::Object(map))
+            .map_err(|e| format!("a {kind} claim: {e}"))?;
         Ok(Claim {
             subject,
             value,
@@ -363,8 +363,10 @@ mod tests {
 
     #[test]
     fn claims_of_the_right_shape_are_read() {
-        let c = read(json!({"kind": "castling_right", "color": "white", "wing": "kingside", "value": false}))
-            .unwrap();
+        let c = read(
+            json!({"kind": "castling_right", "color": "white", "wing": "kingside", "value": false}),
+        )
+        .unwrap();
         assert_eq!(c.value, Value::Bool(false));
         let c = read(json!({"kind": "flag_result", "flagged": "black", "value": "1/2-1/2", "article": "6.9"}))
             .unwrap();
@@ -379,15 +381,39 @@ mod tests {
             (json!({"kind": "in_check", "value": "yes"}), "true or false"),
             (json!({"kind": "in_check", "value": 1}), "true or false"),
             (json!({"kind": "in_check"}), "needs a value"),
-            (json!({"kind": "in_check", "value": true, "colour": "white"}), "unknown key \"colour\""),
-            (json!({"kind": "legal_move", "move": "e4", "value": true, "extra": 1}), "unknown key"),
-            (json!({"kind": "legal_move", "move": 5, "value": true}), "legal_move claim"),
-            (json!({"kind": "flag_result", "flagged": "white", "value": true}), "1-0"),
-            (json!({"kind": "flag_result", "flagged": "white", "value": "2-0"}), "1-0"),
-            (json!({"kind": "castling_right", "color": "white", "value": true}), "wing"),
-            (json!({"kind": "no_such", "value": true}), "unknown claim kind"),
+            (
+                json!({"kind": "in_check", "value": true, "colour": "white"}),
+                "unknown key \"colour\"",
+            ),
+            (
+                json!({"kind": "legal_move", "move": "e4", "value": true, "extra": 1}),
+                "unknown key",
+            ),
+            (
+                json!({"kind": "legal_move", "move": 5, "value": true}),
+                "legal_move claim",
+            ),
+            (
+                json!({"kind": "flag_result", "flagged": "white", "value": true}),
+                "1-0",
+            ),
+            (
+                json!({"kind": "flag_result", "flagged": "white", "value": "2-0"}),
+                "1-0",
+            ),
+            (
+                json!({"kind": "castling_right", "color": "white", "value": true}),
+                "wing",
+            ),
+            (
+                json!({"kind": "no_such", "value": true}),
+                "unknown claim kind",
+            ),
             (json!({"kind": 3, "value": true}), "must be a string"),
-            (json!({"kind": "checkmate", "value": false, "article": 5}), "article is a string"),
+            (
+                json!({"kind": "checkmate", "value": false, "article": 5}),
+                "article is a string",
+            ),
         ] {
             let err = read(claim.clone()).expect_err(&claim.to_string());
             assert!(err.contains(says), "{claim}: {err}");

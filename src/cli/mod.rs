@@ -131,15 +131,13 @@ pub fn batch<T: serde::de::DeserializeOwned>(
     let mut number = 0usize;
     loop {
         line.clear();
-        let (read, whole) = read_line_bounded(&mut input, &mut line, MAX_LINE_BYTES)
-            .context("reading stdin")?;
+        let (read, whole) =
+            read_line_bounded(&mut input, &mut line, MAX_LINE_BYTES).context("reading stdin")?;
         if read == 0 {
             break;
         }
         number += 1;
-        let error = |code: &str, message: String| {
-            serde_json::json!({ "error": { "code": code, "message": format!("line {number}: {message}") }})
-        };
+        let error = |code: &str, message: String| serde_json::json!({ "error": { "code": code, "message": format!("line {number}: {message}") }});
         let value = if !whole {
             error(
                 "line_too_long",
@@ -299,18 +297,22 @@ impl ServeLimits {
         crate::server::ConnectionLimits,
     ) {
         use std::time::Duration;
-        let mut requests = crate::server::RequestLimits::default();
-        requests.body_read = Duration::from_millis(self.client_timeout_ms.max(1));
-        requests.answer = Duration::from_millis(self.answer_timeout_ms.max(1));
-        if let Some(queue) = self.max_queue {
-            requests.queue = queue;
-        }
-        let mut connections = crate::server::ConnectionLimits::default();
-        connections.header_read = Duration::from_millis(self.client_timeout_ms.max(1));
-        connections.shutdown_grace = Duration::from_millis(self.shutdown_grace_ms);
-        if let Some(max) = self.max_connections {
-            connections.max_connections = max.max(1);
-        }
+        let client = Duration::from_millis(self.client_timeout_ms.max(1));
+        let defaults = crate::server::RequestLimits::default();
+        let requests = crate::server::RequestLimits {
+            body_read: client,
+            answer: Duration::from_millis(self.answer_timeout_ms.max(1)),
+            queue: self.max_queue.unwrap_or(defaults.queue),
+            ..defaults
+        };
+        let defaults = crate::server::ConnectionLimits::default();
+        let connections = crate::server::ConnectionLimits {
+            header_read: client,
+            shutdown_grace: Duration::from_millis(self.shutdown_grace_ms),
+            max_connections: self
+                .max_connections
+                .map_or(defaults.max_connections, |m| m.max(1)),
+        };
         (requests, connections)
     }
 }
@@ -361,12 +363,8 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
                 .enable_all()
                 .build()?;
             let (requests, connections) = limits.limits();
-            let served = runtime.block_on(crate::server::serve(
-                arbiter,
-                addr,
-                requests,
-                connections,
-            ));
+            let served =
+                runtime.block_on(crate::server::serve(arbiter, addr, requests, connections));
             // Position work still running was cancelled with its connection; do not wait
             // long for a blocking thread to notice.
             runtime.shutdown_timeout(std::time::Duration::from_secs(1));
@@ -387,8 +385,10 @@ mod tests {
 
     fn run(input: &[u8]) -> Vec<serde_json::Value> {
         let mut out = Vec::new();
-        batch(input, &mut out, "a line", |l: Line| Ok(serde_json::json!({ "n": l.n })))
-            .unwrap();
+        batch(input, &mut out, "a line", |l: Line| {
+            Ok(serde_json::json!({ "n": l.n }))
+        })
+        .unwrap();
         String::from_utf8(out)
             .unwrap()
             .lines()

@@ -748,9 +748,11 @@ pub fn serve(arbiter: Arc<Arbiter>, connection: &Connection) -> i32 {
             Message::Notification(n) if phase == Phase::Running => {
                 match n.method.as_str() {
                     "$/cancelRequest" => {
-                        let id = n.params.get("id").cloned().and_then(|v| {
-                            serde_json::from_value::<RequestId>(v).ok()
-                        });
+                        let id = n
+                            .params
+                            .get("id")
+                            .cloned()
+                            .and_then(|v| serde_json::from_value::<RequestId>(v).ok());
                         let guard = in_flight.lock().unwrap_or_else(|e| e.into_inner());
                         if let (Some(id), Some((current, token))) = (id, &guard.request)
                             && &id == current

@@ -196,11 +196,7 @@ pub fn winnability(
         if chasolver::is_unwinnable_fast_within(&board, chess_winner, &limits) {
             return Some(Winnability::Unwinnable);
         }
-        from_solver(chasolver::winnability_within(
-            &board,
-            chess_winner,
-            &limits,
-        ))
+        from_solver(chasolver::winnability_within(&board, chess_winner, &limits))
     });
     let verdict = match outcome {
         Ok(Some(verdict)) => verdict,

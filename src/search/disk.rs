@@ -135,7 +135,9 @@ pub fn clear_leftovers(out: &Path) -> Vec<String> {
         };
         match result {
             Ok(()) => removed.push(name),
-            Err(e) => tracing::warn!(path = %path.display(), error = %e, "cannot remove a left-over"),
+            Err(e) => {
+                tracing::warn!(path = %path.display(), error = %e, "cannot remove a left-over")
+            }
         }
     }
     removed

@@ -914,8 +914,7 @@ impl SearchIndex {
         vocabulary: &Vocabulary,
         dir: &Path,
     ) -> Result<SearchIndex, String> {
-        let current =
-            disk::current(dir).ok_or_else(|| format!("no index in {}", dir.display()))?;
+        let current = disk::current(dir).ok_or_else(|| format!("no index in {}", dir.display()))?;
         let path = dir.join(current);
         let hash = std::fs::read_to_string(path.join("rulebook.hash"))
             .map_err(|e| format!("{}: {e}", path.display()))?;

@@ -587,7 +587,10 @@ async fn answer_deadline(
     match tokio::time::timeout(limit, next.run(req)).await {
         Ok(resp) => resp,
         Err(_) => {
-            tracing::warn!(?limit, "a request was not answered in time; its work was cancelled");
+            tracing::warn!(
+                ?limit,
+                "a request was not answered in time; its work was cancelled"
+            );
             ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "timeout",
@@ -615,7 +618,9 @@ fn is_json(req: &axum::extract::Request) -> bool {
                 .trim()
                 .to_ascii_lowercase()
         })
-        .is_some_and(|t| t == "application/json" || (t.starts_with("application/") && t.ends_with("+json")))
+        .is_some_and(|t| {
+            t == "application/json" || (t.starts_with("application/") && t.ends_with("+json"))
+        })
 }
 
 /// Reads a request body before any handler runs: with a time limit (408 when the client
@@ -682,16 +687,16 @@ async fn read_body(
             return resp;
         }
     };
-    next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes)))
-        .await
+    next.run(axum::extract::Request::from_parts(
+        parts,
+        axum::body::Body::from(bytes),
+    ))
+    .await
 }
 
 /// 414 for a URI longer than [`MAX_URI_BYTES`] (hyper itself only stops at 64 kB).
 async fn uri_limit(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    let len = req
-        .uri()
-        .path_and_query()
-        .map_or(0, |pq| pq.as_str().len());
+    let len = req.uri().path_and_query().map_or(0, |pq| pq.as_str().len());
     if len > MAX_URI_BYTES {
         return ApiError::new(
             StatusCode::URI_TOO_LONG,
@@ -747,10 +752,7 @@ async fn json_errors(req: axum::extract::Request, next: axum::middleware::Next) 
         (405, _) => "this route does not take that method; the Allow header lists those it takes"
             .to_string(),
         (_, Some(text)) => text,
-        (_, None) => status
-            .canonical_reason()
-            .unwrap_or("error")
-            .to_lowercase(),
+        (_, None) => status.canonical_reason().unwrap_or("error").to_lowercase(),
     };
     let fresh = ApiError::new(status, status_code_name(status), message).into_response();
     let (fresh_parts, fresh_body) = fresh.into_parts();
