@@ -13,8 +13,8 @@ of them. Measured, each best of --repeat runs:
                          it costs the rules plus the solver's fast unwinnability test and a cache
                          look-up; solver part = full report - rules part
   arbiter, budget 1 ms   --solver-budget-ms 1, the obvious way to "skip" the solver; shown for
-                         comparison: a query the pool does not answer within 1 ms waits the full
-                         millisecond per side, and unfinished searches keep the cores busy
+                         comparison: a query not decided within 1 ms is stopped there (its
+                         verdict is null)
   python-chess           the same rules fields on the same positions: legal moves (UCI), check,
                          mate, stalemate, castling rights and castling legality, legal e.p.
                          captures, repetition count and the moves that would make a threefold,
