@@ -250,22 +250,24 @@ where
     let arbiter = Arc::clone(&state.arbiter);
     let token = CancelToken::new();
     let _cancel = CancelOnDrop(token.clone());
+    // The permit and the count last as long as the work, not the request (and are released
+    // even if the work never starts).
+    struct Running {
+        counters: Arc<WorkCounters>,
+        _permit: tokio::sync::OwnedSemaphorePermit,
+    }
+    impl Drop for Running {
+        fn drop(&mut self) {
+            self.counters.running.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
     counters.running.fetch_add(1, Ordering::AcqRel);
+    let running = Running {
+        counters,
+        _permit: permit,
+    };
     let blocking = move || {
-        // The permit and the count last as long as the work, not the request.
-        struct Running {
-            counters: Arc<WorkCounters>,
-            _permit: tokio::sync::OwnedSemaphorePermit,
-        }
-        impl Drop for Running {
-            fn drop(&mut self) {
-                self.counters.running.fetch_sub(1, Ordering::AcqRel);
-            }
-        }
-        let _running = Running {
-            counters,
-            _permit: permit,
-        };
+        let _running = running;
         with_cancel(&token, || work(&arbiter))
     };
     match tokio::task::spawn_blocking(blocking).await {
