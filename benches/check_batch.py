@@ -13,8 +13,8 @@ of them. Measured, each best of --repeat runs:
                          it costs the rules plus the solver's fast unwinnability test and a cache
                          look-up; solver part = full report - rules part
   arbiter, budget 1 ms   --solver-budget-ms 1, the obvious way to "skip" the solver; shown for
-                         comparison: a query the pool does not answer within 1 ms waits the full
-                         millisecond per side, and unfinished searches keep the cores busy
+                         comparison: a query not decided within 1 ms is stopped there (its
+                         verdict is null)
   python-chess           the same rules fields on the same positions: legal moves (UCI), check,
                          mate, stalemate, castling rights and castling legality, legal e.p.
                          captures, repetition count and the moves that would make a threefold,
@@ -218,7 +218,8 @@ def run_pychess(chess, fens: list[str], with_san: bool) -> tuple[float, float, l
 
 def main() -> int:
     ap = argparse.ArgumentParser(description="Reports per second of arbiter check --batch vs python-chess.")
-    ap.add_argument("--arbiter", default=str(ROOT / "target" / "release" / "arbiter"))
+    target = ROOT / os.environ.get("CARGO_TARGET_DIR", "target")  # an absolute path wins the join
+    ap.add_argument("--arbiter", default=str(target / "release" / "arbiter"))
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--lines", type=int, default=5000)
     ap.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best counts")

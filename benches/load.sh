@@ -8,7 +8,7 @@ command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteract
 cargo build --release --quiet
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 START=$(date +%s%N)
-target/release/arbiter serve --addr 127.0.0.1:$PORT 2>/tmp/arbiter-load.log &
+"${CARGO_TARGET_DIR:-target}/release/arbiter" serve --addr 127.0.0.1:$PORT 2>/tmp/arbiter-load.log &
 PID=$!
 trap 'kill $PID 2>/dev/null || true' EXIT
 until curl -sf http://127.0.0.1:$PORT/healthz >/dev/null; do sleep 0.01; done

@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::answer::claims::{Claim, ClaimSubject};
+use crate::answer::claims::{CLAIM_KINDS, Claim, ClaimSubject, RESULTS};
 use crate::answer::{Answer, Arbiter, AskRequest, CheckRequest, MovesField};
 use crate::cli::SourceArgs;
 use crate::rulebook::{anchor_for_article, is_article_number};
@@ -124,25 +124,6 @@ const CASE_FIELDS: &[&str] = &[
     "contains",
     "not_contains",
 ];
-
-/// Claim kinds and the parameters each takes (besides `kind` and `value`).
-const CLAIM_KINDS: &[(&str, &[&str])] = &[
-    ("legal_move", &["move"]),
-    ("castling_right", &["color", "wing"]),
-    ("castling_legal", &["color", "wing"]),
-    ("en_passant", &["move"]),
-    ("in_check", &[]),
-    ("checkmate", &[]),
-    ("stalemate", &[]),
-    ("dead_position", &[]),
-    ("threefold_claim", &[]),
-    ("fivefold", &[]),
-    ("fifty_move_claim", &[]),
-    ("seventy_five", &[]),
-    ("flag_result", &["flagged"]),
-];
-
-const RESULTS: &[&str] = &["1-0", "0-1", "1/2-1/2"];
 
 fn type_name(v: &toml::Value) -> &'static str {
     match v {

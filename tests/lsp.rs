@@ -553,6 +553,44 @@ fn malformed_messages_do_not_bring_the_server_down() {
     assert!(c.shutdown_and_exit().success());
 }
 
+/// Issue 17: a game from a position the solver finds hard (its fast check alone ran for
+/// about 4 s) took 14–15 s per edit and per hover, and `shutdown` was not answered. The solver
+/// budget now holds and the work runs off the main loop: generous margins, no speed claims.
+#[test]
+fn a_slow_position_stays_within_budget_and_shutdown_is_answered_at_once() {
+    let mut c = Client::start();
+    c.initialize();
+    let uri = "file:///tmp/slow.pgn";
+    let text = "[SetUp \"1\"]\n[FEN \"kb6/b1p2p1p/1pP5/1P6/8/8/5P1P/5K2 w - - 0 1\"]\n\n1. Ke2 h5 2. Ke3 h4 *\n";
+    let started = Instant::now();
+    c.open(uri, text);
+    c.diagnostics(uri, 1);
+    let first = started.elapsed();
+    assert!(first < Duration::from_secs(5), "diagnostics took {first:?}");
+
+    // An edit, then a hover, then shutdown right behind them: shutdown is answered by the main
+    // loop whatever the worker is doing.
+    c.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri, "version": 2 },
+                "contentChanges": [{ "text": text.replace("h4 *", "h4 3. Kf4 *") }] }),
+    );
+    let hover_id = c.next_id;
+    c.next_id += 1;
+    c.send(
+        json!({ "jsonrpc": "2.0", "id": hover_id, "method": "textDocument/hover",
+        "params": { "textDocument": { "uri": uri }, "position": { "line": 3, "character": 4 } } }),
+    );
+    let started = Instant::now();
+    let status = c.shutdown_and_exit();
+    let took = started.elapsed();
+    assert!(status.success(), "{status:?}");
+    assert!(
+        took < Duration::from_secs(5),
+        "shutdown and exit took {took:?}"
+    );
+}
+
 #[test]
 fn exit_without_shutdown_is_an_error_exit() {
     let mut c = Client::start();

@@ -74,7 +74,11 @@ pub enum Wing {
 }
 
 /// A claim: its subject, the value it asserts, and the article that governs it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+///
+/// Read strictly (it is what `verify` is given): the keys of its kind and nothing else, and a
+/// `value` of the right type — true or false, or for `flag_result` a result ("1-0", "0-1",
+/// "1/2-1/2") or null.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Claim {
     #[serde(flatten)]
     pub subject: ClaimSubject,
@@ -82,6 +86,94 @@ pub struct Claim {
     pub value: Value,
     #[serde(default)]
     pub article: String,
+}
+
+/// Claim kinds and the parameters each takes (besides `kind`, `value` and `article`).
+pub const CLAIM_KINDS: &[(&str, &[&str])] = &[
+    ("legal_move", &["move"]),
+    ("castling_right", &["color", "wing"]),
+    ("castling_legal", &["color", "wing"]),
+    ("en_passant", &["move"]),
+    ("in_check", &[]),
+    ("checkmate", &[]),
+    ("stalemate", &[]),
+    ("dead_position", &[]),
+    ("threefold_claim", &[]),
+    ("fivefold", &[]),
+    ("fifty_move_claim", &[]),
+    ("seventy_five", &[]),
+    ("flag_result", &["flagged"]),
+];
+
+/// The results a `flag_result` claim may state.
+pub const RESULTS: &[&str] = &["1-0", "0-1", "1/2-1/2"];
+
+impl Claim {
+    /// Reads a claim from its JSON object, naming what is wrong.
+    pub fn from_json(mut map: serde_json::Map<String, Value>) -> Result<Claim, String> {
+        let kind = match map.get("kind") {
+            Some(Value::String(k)) => k.clone(),
+            Some(other) => return Err(format!("the claim's kind must be a string, not {other}")),
+            None => return Err("a claim needs a kind".into()),
+        };
+        let Some((_, params)) = CLAIM_KINDS.iter().find(|(k, _)| *k == kind) else {
+            let kinds: Vec<&str> = CLAIM_KINDS.iter().map(|(k, _)| *k).collect();
+            return Err(format!(
+                "unknown claim kind {kind:?}; the kinds are {}",
+                kinds.join(", ")
+            ));
+        };
+        if let Some(key) = map.keys().find(|k| {
+            !matches!(k.as_str(), "kind" | "value" | "article") && !params.contains(&k.as_str())
+        }) {
+            let takes = if params.is_empty() {
+                "no parameters".to_string()
+            } else {
+                params.join(", ")
+            };
+            return Err(format!(
+                "unknown key {key:?} in a {kind} claim (it takes {takes}, value and article)"
+            ));
+        }
+        let value = map
+            .remove("value")
+            .ok_or_else(|| format!("a {kind} claim needs a value"))?;
+        let value_ok = match (kind.as_str(), &value) {
+            ("flag_result", Value::String(r)) => RESULTS.contains(&r.as_str()),
+            ("flag_result", Value::Null) => true,
+            ("flag_result", _) => false,
+            (_, v) => v.is_boolean(),
+        };
+        if !value_ok {
+            let expected = if kind == "flag_result" {
+                "\"1-0\", \"0-1\", \"1/2-1/2\" or null"
+            } else {
+                "true or false"
+            };
+            return Err(format!(
+                "the value of a {kind} claim is {expected}, not {value}"
+            ));
+        }
+        let article = match map.remove("article") {
+            None => String::new(),
+            Some(Value::String(a)) => a,
+            Some(other) => return Err(format!("a claim's article is a string, not {other}")),
+        };
+        let subject: ClaimSubject = serde_json::from_value(Value::Object(map))
+            .map_err(|e| format!("a {kind} claim: {e}"))?;
+        Ok(Claim {
+            subject,
+            value,
+            article,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Claim {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Claim, D::Error> {
+        let map = serde_json::Map::<String, Value>::deserialize(d)?;
+        Claim::from_json(map).map_err(serde::de::Error::custom)
+    }
 }
 
 /// The report's castling verdict for one side and wing.
@@ -258,4 +350,84 @@ pub fn verify_claim(claim: &Claim, game: &Game, report: &Report) -> ClaimCheck {
 /// The side to move, as a claim side.
 pub fn side_to_move(game: &Game) -> Side {
     Side::of(game.current().turn())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(v: Value) -> Result<Claim, String> {
+        serde_json::from_value::<Claim>(v).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn claims_of_the_right_shape_are_read() {
+        let c = read(
+            json!({"kind": "castling_right", "color": "white", "wing": "kingside", "value": false}),
+        )
+        .unwrap();
+        assert_eq!(c.value, Value::Bool(false));
+        let c = read(json!({"kind": "flag_result", "flagged": "black", "value": "1/2-1/2", "article": "6.9"}))
+            .unwrap();
+        assert_eq!(c.article, "6.9");
+        assert!(read(json!({"kind": "flag_result", "flagged": "white", "value": null})).is_ok());
+        assert!(read(json!({"kind": "in_check", "value": true})).is_ok());
+    }
+
+    #[test]
+    fn wrong_types_and_unknown_keys_are_refused() {
+        for (claim, says) in [
+            (json!({"kind": "in_check", "value": "yes"}), "true or false"),
+            (json!({"kind": "in_check", "value": 1}), "true or false"),
+            (json!({"kind": "in_check"}), "needs a value"),
+            (
+                json!({"kind": "in_check", "value": true, "colour": "white"}),
+                "unknown key \"colour\"",
+            ),
+            (
+                json!({"kind": "legal_move", "move": "e4", "value": true, "extra": 1}),
+                "unknown key",
+            ),
+            (
+                json!({"kind": "legal_move", "move": 5, "value": true}),
+                "legal_move claim",
+            ),
+            (
+                json!({"kind": "flag_result", "flagged": "white", "value": true}),
+                "1-0",
+            ),
+            (
+                json!({"kind": "flag_result", "flagged": "white", "value": "2-0"}),
+                "1-0",
+            ),
+            (
+                json!({"kind": "castling_right", "color": "white", "value": true}),
+                "wing",
+            ),
+            (
+                json!({"kind": "no_such", "value": true}),
+                "unknown claim kind",
+            ),
+            (json!({"kind": 3, "value": true}), "must be a string"),
+            (
+                json!({"kind": "checkmate", "value": false, "article": 5}),
+                "article is a string",
+            ),
+        ] {
+            let err = read(claim.clone()).expect_err(&claim.to_string());
+            assert!(err.contains(says), "{claim}: {err}");
+        }
+    }
+
+    #[test]
+    fn claims_read_back_what_answers_write() {
+        let c = Claim {
+            subject: ClaimSubject::LegalMove { mv: "O-O".into() },
+            value: Value::Bool(true),
+            article: "3.8.2".into(),
+        };
+        let back: Claim = serde_json::from_value(serde_json::to_value(&c).unwrap()).unwrap();
+        assert_eq!(back, c);
+    }
 }

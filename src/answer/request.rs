@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::{AnswerError, MAX_MOVES, MAX_PGN_BYTES};
 use crate::rules::{self, Game, RulesError};
 
 /// A line of `check --batch`, also the body of `POST /api/check`.
@@ -54,6 +55,24 @@ pub fn split_moves(text: &str) -> Vec<String> {
 }
 
 impl CheckRequest {
+    /// The API's size limits: at most [`MAX_MOVES`] moves and [`MAX_PGN_BYTES`] of PGN.
+    pub fn within_limits(&self) -> Result<(), AnswerError> {
+        if let Some(p) = &self.pgn
+            && p.len() > MAX_PGN_BYTES
+        {
+            return Err(AnswerError::PgnTooLarge(p.len()));
+        }
+        let moves = match &self.moves {
+            Some(MovesField::List(list)) => list.len(),
+            Some(MovesField::Text(text)) => split_moves(text).len(),
+            None => 0,
+        };
+        if moves > MAX_MOVES {
+            return Err(AnswerError::TooManyMoves(moves));
+        }
+        Ok(())
+    }
+
     /// Builds the game this request describes: a PGN, or a FEN plus moves.
     pub fn game(&self) -> Result<Game, RulesError> {
         if let Some(pgn) = self.pgn.as_deref().filter(|p| !p.trim().is_empty()) {

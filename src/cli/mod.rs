@@ -103,33 +103,104 @@ impl PositionArgs {
     }
 }
 
+/// Longest `--batch` line read (bytes): the HTTP API's body limit.
+pub const MAX_LINE_BYTES: usize = crate::server::MAX_BODY_BYTES;
+
 /// The `--batch` loop shared by `check` and `ask`: one JSON request per stdin line, one JSON
-/// result (or `{"error": …}`) per stdout line, in order; a line that is not a `T` is reported
-/// as `bad_json` and the batch goes on.
+/// result (or `{"error": …}`) per stdout line, in order. Lines are read as bytes, at most
+/// [`MAX_LINE_BYTES`] of each kept: a line that is too long, not UTF-8 or not a `T` is
+/// answered with an error line (`line_too_long`, `bad_json`) and the batch goes on.
 pub fn json_lines<T: serde::de::DeserializeOwned>(
     what: &str,
-    mut handle: impl FnMut(T) -> anyhow::Result<serde_json::Value>,
+    handle: impl FnMut(T) -> anyhow::Result<serde_json::Value>,
 ) -> anyhow::Result<i32> {
-    use std::io::{BufRead, Write};
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for (n, line) in stdin.lock().lines().enumerate() {
-        let line = line.context("reading stdin")?;
-        if line.trim().is_empty() {
-            continue;
+    batch(stdin.lock(), &mut out, what, handle)?;
+    Ok(0)
+}
+
+/// [`json_lines`] over any input and output.
+pub fn batch<T: serde::de::DeserializeOwned>(
+    mut input: impl std::io::BufRead,
+    out: &mut impl std::io::Write,
+    what: &str,
+    mut handle: impl FnMut(T) -> anyhow::Result<serde_json::Value>,
+) -> anyhow::Result<()> {
+    let mut line = Vec::new();
+    let mut number = 0usize;
+    loop {
+        line.clear();
+        let (read, whole) =
+            read_line_bounded(&mut input, &mut line, MAX_LINE_BYTES).context("reading stdin")?;
+        if read == 0 {
+            break;
         }
-        let value = match serde_json::from_str::<T>(&line) {
-            Ok(req) => handle(req)?,
-            Err(e) => serde_json::json!({ "error": {
-                "code": "bad_json",
-                "message": format!("line {}: not {what}: {e}", n + 1),
-            }}),
+        number += 1;
+        let error = |code: &str, message: String| serde_json::json!({ "error": { "code": code, "message": format!("line {number}: {message}") }});
+        let value = if !whole {
+            error(
+                "line_too_long",
+                format!("longer than {MAX_LINE_BYTES} bytes (the API's body limit); skipped"),
+            )
+        } else {
+            match std::str::from_utf8(&line) {
+                Err(e) => error(
+                    "bad_json",
+                    format!("not UTF-8 (invalid byte at offset {})", e.valid_up_to()),
+                ),
+                Ok(text) if text.trim().is_empty() => continue,
+                Ok(text) => match serde_json::from_str::<T>(text) {
+                    Ok(req) => handle(req)?,
+                    Err(e) => error("bad_json", format!("not {what}: {e}")),
+                },
+            }
         };
-        serde_json::to_writer(&mut out, &value)?;
+        serde_json::to_writer(&mut *out, &value)?;
         out.write_all(b"\n")?;
     }
     out.flush()?;
-    Ok(0)
+    Ok(())
+}
+
+/// Reads one line (through its newline, which is not kept) into `line`, keeping at most
+/// `limit` bytes and skipping the rest. Returns the bytes read (0 at the end of the input)
+/// and whether the whole line fitted.
+fn read_line_bounded(
+    input: &mut impl std::io::BufRead,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> std::io::Result<(usize, bool)> {
+    let mut read = 0;
+    let mut whole = true;
+    loop {
+        let available = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok((read, whole));
+        }
+        let (chunk, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (&available[..i], Some(i + 1)),
+            None => (available, None),
+        };
+        let room = limit.saturating_sub(line.len());
+        if chunk.len() > room {
+            whole = false;
+        }
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = done.unwrap_or(available.len());
+        input.consume(used);
+        read += used;
+        if done.is_some() {
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            return Ok((read, whole));
+        }
+    }
 }
 
 /// Reports a request error as JSON on stdout (`--json`) or as text on stderr; exit code 2.
@@ -189,7 +260,61 @@ pub enum Command {
         /// Address to listen on.
         #[arg(long, default_value = "127.0.0.1:8080")]
         addr: std::net::SocketAddr,
+        #[command(flatten)]
+        limits: ServeLimits,
     },
+}
+
+/// The limits of `arbiter serve` (see ARCHITECTURE.md, "server").
+#[derive(Debug, Clone, Args)]
+pub struct ServeLimits {
+    /// Connections open at once [default: 1024, fewer under a low open-files limit]. When all
+    /// are taken, the one idle the longest is closed for a newcomer.
+    #[arg(long, value_name = "N")]
+    pub max_connections: Option<usize>,
+    /// Time a client has to send a request head, or a body once the head has come; also how
+    /// long an idle keep-alive connection stays open.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub client_timeout_ms: u64,
+    /// Time to answer a request once it has arrived; then 503 `timeout` and its position work
+    /// is stopped.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub answer_timeout_ms: u64,
+    /// Position requests (checks, verifications, questions with a position) waiting for a
+    /// worker; one more is answered 503 `busy` at once [default: 8 per worker].
+    #[arg(long, value_name = "N")]
+    pub max_queue: Option<usize>,
+    /// How long shutdown (Ctrl-C, SIGTERM) waits for requests in flight.
+    #[arg(long, value_name = "MS", default_value_t = 5_000)]
+    pub shutdown_grace_ms: u64,
+}
+
+impl ServeLimits {
+    pub fn limits(
+        &self,
+    ) -> (
+        crate::server::RequestLimits,
+        crate::server::ConnectionLimits,
+    ) {
+        use std::time::Duration;
+        let client = Duration::from_millis(self.client_timeout_ms.max(1));
+        let defaults = crate::server::RequestLimits::default();
+        let requests = crate::server::RequestLimits {
+            body_read: client,
+            answer: Duration::from_millis(self.answer_timeout_ms.max(1)),
+            queue: self.max_queue.unwrap_or(defaults.queue),
+            ..defaults
+        };
+        let defaults = crate::server::ConnectionLimits::default();
+        let connections = crate::server::ConnectionLimits {
+            header_read: client,
+            shutdown_grace: Duration::from_millis(self.shutdown_grace_ms),
+            max_connections: self
+                .max_connections
+                .map_or(defaults.max_connections, |m| m.max(1)),
+        };
+        (requests, connections)
+    }
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<i32> {
@@ -226,15 +351,71 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         }
         Command::Regress(args) => crate::regress::run(args),
         Command::Lsp { source } => crate::lsp::run_stdio(source.arbiter()?),
-        Command::Serve { source, addr } => {
+        Command::Serve {
+            source,
+            addr,
+            limits,
+        } => {
             let started = std::time::Instant::now();
             let arbiter = Arc::new(source.arbiter()?);
             tracing::info!(passages = arbiter.book.passages.len(), index = %arbiter.index.origin, elapsed = ?started.elapsed(), "rulebook and index ready");
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
                 .build()?;
-            runtime.block_on(crate::server::serve(arbiter, addr))?;
+            let (requests, connections) = limits.limits();
+            let served =
+                runtime.block_on(crate::server::serve(arbiter, addr, requests, connections));
+            // Position work still running was cancelled with its connection; do not wait
+            // long for a blocking thread to notice.
+            runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+            served?;
             Ok(0)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    struct Line {
+        n: u32,
+    }
+
+    fn run(input: &[u8]) -> Vec<serde_json::Value> {
+        let mut out = Vec::new();
+        batch(input, &mut out, "a line", |l: Line| {
+            Ok(serde_json::json!({ "n": l.n }))
+        })
+        .unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn bad_bytes_and_long_lines_are_error_lines_and_the_batch_goes_on() {
+        let mut input = b"{\"n\": 1}\n\xff\xfe{\"n\": 2}\n\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES + 10));
+        input.extend(b"\n{\"n\": 3}\r\nnot json\n{\"n\": 4}");
+        let out = run(&input);
+        let codes: Vec<&str> = out
+            .iter()
+            .map(|v| v["error"]["code"].as_str().unwrap_or("ok"))
+            .collect();
+        assert_eq!(
+            codes,
+            ["ok", "bad_json", "line_too_long", "ok", "bad_json", "ok"]
+        );
+        assert_eq!(out[0]["n"], 1);
+        assert_eq!(out[3]["n"], 3);
+        assert_eq!(out[5]["n"], 4);
+        let message = out[1]["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with("line 2: not UTF-8"), "{message}");
+        let message = out[2]["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with("line 4: longer than"), "{message}");
     }
 }

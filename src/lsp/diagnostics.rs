@@ -755,7 +755,8 @@ impl Analyzer {
     }
 
     /// The findings of a whole text: syntax problems, then each game's findings in order.
-    /// A game whose text is unchanged since the last call comes from the cache.
+    /// A game whose text is unchanged since the last call comes from the cache (unless the
+    /// work was cancelled: see [`crate::rules::winnability::with_cancel`]).
     pub fn analyse(&mut self, text: &str, pgn: &PgnText) -> Vec<Finding> {
         let mut out: Vec<Finding> = pgn
             .problems
@@ -773,7 +774,7 @@ impl Analyzer {
         for game in &pgn.games {
             let base = game.span.start;
             let key = blake3::hash(text[game.span.clone()].as_bytes());
-            let relative = match self.cache.remove(&key).or_else(|| next.get(&key).cloned()) {
+            let relative = match self.cache.get(&key).or_else(|| next.get(&key)).cloned() {
                 Some(r) => r,
                 None => {
                     let found = guarded_game(text, game, self.budget);
@@ -792,7 +793,11 @@ impl Analyzer {
             }));
             next.insert(key, relative);
         }
-        self.cache = next;
+        // Findings made after the work was cancelled may lack the solver's verdicts: they
+        // are not kept (and the caller drops them).
+        if !crate::rules::winnability::cancelled() {
+            self.cache = next;
+        }
         out
     }
 }

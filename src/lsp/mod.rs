@@ -13,6 +13,13 @@
 //! messages itself, so that a malformed message gets a JSON-RPC error reply instead of
 //! closing the connection. Every request and notification runs under `catch_unwind`. Only
 //! JSON-RPC goes to stdout; logs go to stderr.
+//!
+//! The main loop only reads messages and keeps the protocol's state (`initialize`,
+//! `shutdown`, `exit`): documents, diagnostics, hovers and the custom requests run in order on
+//! a worker thread. So `shutdown` is answered at once, whatever is being checked; an edit
+//! cancels the diagnosis it makes stale, `$/cancelRequest` the request it names, and
+//! `shutdown` everything (the solver stops inside its search, see
+//! [`crate::rules::winnability::CancelToken`]).
 
 pub mod diagnostics;
 pub mod hover;
@@ -22,7 +29,7 @@ pub mod movetext;
 use std::collections::{BTreeSet, HashMap};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use lsp_server::{
     Connection, ErrorCode, Message, Notification, Request, RequestId, Response, ResponseError,
@@ -40,7 +47,7 @@ use serde_json::{Value, json};
 
 use crate::answer::{AnswerError, Arbiter, AskRequest, CheckRequest};
 use crate::rules::ErrorBody;
-use crate::rules::winnability::SolverBudget;
+use crate::rules::winnability::{CancelToken, SolverBudget, with_cancel};
 use diagnostics::{Analyzer, Finding};
 use lines::LineIndex;
 use movetext::{PgnText, Severity};
@@ -308,13 +315,34 @@ enum Phase {
     ShuttingDown,
 }
 
-/// The message loop's state.
+/// What the worker is doing now, so that the main loop can cancel it.
+#[derive(Default)]
+pub struct InFlight {
+    /// The request being answered, and its token.
+    request: Option<(RequestId, CancelToken)>,
+    /// The token of the diagnosis being made, if one is.
+    diagnosis: Option<CancelToken>,
+}
+
+impl InFlight {
+    fn cancel_all(&self) {
+        if let Some((_, t)) = &self.request {
+            t.cancel();
+        }
+        if let Some(t) = &self.diagnosis {
+            t.cancel();
+        }
+    }
+}
+
+/// The worker's state: the documents and everything needed to answer about them.
 pub struct Server {
     pub ws: Workspace,
     /// Sends a message to the client; false once the connection is closed.
     out: Box<dyn Fn(Message) -> bool + Send>,
     dirty: BTreeSet<String>,
     phase: Phase,
+    in_flight: Arc<Mutex<InFlight>>,
 }
 
 fn error(code: i32, message: impl Into<String>, body: Option<ErrorBody>) -> ResponseError {
@@ -412,7 +440,12 @@ impl Server {
             out,
             dirty: BTreeSet::new(),
             phase: Phase::Uninitialized,
+            in_flight: Arc::new(Mutex::new(InFlight::default())),
         }
+    }
+
+    fn in_flight(&self) -> std::sync::MutexGuard<'_, InFlight> {
+        self.in_flight.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn send(&self, msg: impl Into<Message>) {
@@ -472,7 +505,23 @@ impl Server {
                 self.phase = Phase::ShuttingDown;
                 Ok(Value::Null)
             }
-            (Phase::Running, _) => guarded(&method, || self.dispatch(&method, params)),
+            (Phase::Running, _) => {
+                let token = CancelToken::new();
+                self.in_flight().request = Some((id.clone(), token.clone()));
+                let result = with_cancel(&token, || {
+                    guarded(&method, || self.dispatch(&method, params))
+                });
+                self.in_flight().request = None;
+                if token.is_cancelled() {
+                    Err(error(
+                        ErrorCode::RequestCanceled as i32,
+                        "the request was cancelled",
+                        None,
+                    ))
+                } else {
+                    result
+                }
+            }
         };
         self.reply(id, result);
     }
@@ -554,15 +603,30 @@ impl Server {
         }
     }
 
-    /// Publishes diagnostics for every document changed since the last call.
+    /// Publishes diagnostics for every document changed since the last call. A diagnosis
+    /// cancelled half-way (an edit made it stale, or shutdown) is not published.
     pub fn publish(&mut self) {
+        let token = CancelToken::new();
+        self.in_flight().diagnosis = Some(token.clone());
+        with_cancel(&token, || self.publish_dirty(&token));
+        self.in_flight().diagnosis = None;
+    }
+
+    fn publish_dirty(&mut self, token: &CancelToken) {
         for uri in std::mem::take(&mut self.dirty) {
+            if token.is_cancelled() {
+                return;
+            }
             let version = match self.ws.document(&uri) {
                 Some(d) if d.is_pgn => d.version,
                 _ => continue,
             };
             let started = std::time::Instant::now();
             match guarded("diagnostics", || Ok(self.ws.diagnostics(&uri))) {
+                Ok(_) if token.is_cancelled() => {
+                    tracing::debug!(uri = %uri, "diagnosis cancelled; not published");
+                    return;
+                }
                 Ok(diagnostics) => {
                     tracing::debug!(uri = %uri, count = diagnostics.len(), elapsed = ?started.elapsed(), "diagnostics");
                     self.send(Notification::new(
@@ -582,28 +646,145 @@ impl Server {
 
 /// Serves one connection until `exit` (or until the client goes away). Returns the exit
 /// code the protocol asks for: 0 after `shutdown`, 1 otherwise.
+///
+/// This thread reads and keeps the protocol's state; the work runs on a worker thread (see
+/// the module documentation).
 pub fn serve(arbiter: Arc<Arbiter>, connection: &Connection) -> i32 {
     let sender = connection.sender.clone();
     let mut server = Server::new(arbiter, Box::new(move |m| sender.send(m).is_ok()));
-    while let Ok(msg) = connection.receiver.recv() {
-        match msg {
-            Message::Request(req) => server.request(req),
-            Message::Notification(n) if n.method == "exit" => {
-                return if server.phase == Phase::ShuttingDown {
-                    0
-                } else {
-                    1
+    let in_flight = Arc::clone(&server.in_flight);
+    let (jobs, queue) = std::sync::mpsc::channel::<Message>();
+    let worker = std::thread::Builder::new()
+        .name("lsp-worker".into())
+        .spawn(move || {
+            use std::sync::mpsc::TryRecvError;
+            let mut next = queue.recv().ok();
+            while let Some(msg) = next.take() {
+                match msg {
+                    Message::Request(req) => server.request(req),
+                    Message::Notification(n) => server.notification(n),
+                    Message::Response(_) => {}
+                }
+                next = match queue.try_recv() {
+                    Ok(msg) => Some(msg),
+                    // Diagnose once the queue is drained, so a burst of edits costs one
+                    // analysis.
+                    Err(TryRecvError::Empty) => {
+                        if !server.dirty.is_empty() {
+                            server.publish();
+                        }
+                        queue.recv().ok()
+                    }
+                    Err(TryRecvError::Disconnected) => None,
                 };
             }
-            Message::Notification(n) => server.notification(n),
-            Message::Response(_) => {}
+        });
+    let worker = match worker {
+        Ok(w) => w,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot start the worker thread");
+            return 1;
         }
-        // Diagnose once the queue is drained, so a burst of edits costs one analysis.
-        if !server.dirty.is_empty() && connection.receiver.is_empty() {
-            server.publish();
+    };
+    let reply = |id: RequestId, result: Result<Value, ResponseError>| {
+        let response = Response {
+            id,
+            response_result: result,
+        };
+        let _ = connection.sender.send(response.into());
+    };
+    let cancel_all = || {
+        in_flight
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .cancel_all()
+    };
+    let mut phase = Phase::Uninitialized;
+    let mut code = 1;
+    while let Ok(msg) = connection.receiver.recv() {
+        match msg {
+            Message::Request(req) => match (phase, req.method.as_str()) {
+                (Phase::Uninitialized, "initialize") => {
+                    phase = Phase::Running;
+                    let _ = jobs.send(Message::Request(req));
+                }
+                (Phase::Uninitialized, _) => reply(
+                    req.id,
+                    Err(error(
+                        ErrorCode::ServerNotInitialized as i32,
+                        "the server is not initialized: send initialize first",
+                        None,
+                    )),
+                ),
+                (Phase::ShuttingDown, _) => reply(
+                    req.id,
+                    Err(error(
+                        ErrorCode::InvalidRequest as i32,
+                        "the server is shutting down: only exit is accepted",
+                        None,
+                    )),
+                ),
+                (Phase::Running, "initialize") => reply(
+                    req.id,
+                    Err(error(
+                        ErrorCode::InvalidRequest as i32,
+                        "initialize was already received",
+                        None,
+                    )),
+                ),
+                (Phase::Running, "shutdown") => {
+                    phase = Phase::ShuttingDown;
+                    cancel_all();
+                    reply(req.id, Ok(Value::Null));
+                }
+                (Phase::Running, _) => {
+                    let _ = jobs.send(Message::Request(req));
+                }
+            },
+            Message::Notification(n) if n.method == "exit" => {
+                code = if phase == Phase::ShuttingDown { 0 } else { 1 };
+                break;
+            }
+            Message::Notification(n) if phase == Phase::Running => {
+                match n.method.as_str() {
+                    "$/cancelRequest" => {
+                        let id = n
+                            .params
+                            .get("id")
+                            .cloned()
+                            .and_then(|v| serde_json::from_value::<RequestId>(v).ok());
+                        let guard = in_flight.lock().unwrap_or_else(|e| e.into_inner());
+                        if let (Some(id), Some((current, token))) = (id, &guard.request)
+                            && &id == current
+                        {
+                            token.cancel();
+                        }
+                    }
+                    // An edit makes the diagnosis under way stale.
+                    "textDocument/didOpen" | "textDocument/didChange" | "textDocument/didClose" => {
+                        if let Some(t) = &in_flight
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .diagnosis
+                        {
+                            t.cancel();
+                        }
+                    }
+                    _ => {}
+                }
+                let _ = jobs.send(Message::Notification(n));
+            }
+            Message::Notification(_) | Message::Response(_) => {}
         }
     }
-    1
+    // The client is gone or said exit: stop the work under way and let the worker end (it
+    // does as soon as its job returns, which a cancelled solver makes quick).
+    cancel_all();
+    drop(jobs);
+    if code == 0 {
+        let _ = worker.join();
+    }
+    code
 }
 
 /// `arbiter lsp`: serves the client on stdin/stdout.

@@ -78,6 +78,13 @@ pub fn parse_fen(text: &str) -> Result<(Chess, CastlingMode, Vec<String>), Rules
         });
     }
     check_board_field(fields[0])?;
+    // shakmaty saturates numbers that overflow (a clock of 99999999999999999999 would read as
+    // 4294967295, a 75-move draw): refuse them instead.
+    for idx in [4, 5] {
+        if let Some(value) = fields.get(idx) {
+            check_number_field(idx, value)?;
+        }
+    }
     let fen: Fen = text.parse().map_err(|e: shakmaty::fen::ParseFenError| {
         use shakmaty::fen::ParseFenError as E;
         let idx = match e {
@@ -152,6 +159,26 @@ pub fn parse_fen(text: &str) -> Result<(Chess, CastlingMode, Vec<String>), Rules
         }
     };
     Ok((pos, mode, warnings))
+}
+
+/// The half-move clock and the full-move number: whole numbers that fit in 32 bits.
+fn check_number_field(idx: usize, value: &str) -> Result<(), RulesError> {
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(RulesError::InvalidFen {
+            field: FEN_FIELDS[idx],
+            detail: format!("{value:?} is not valid: expected a whole number"),
+        });
+    }
+    if value.parse::<u32>().is_err() {
+        return Err(RulesError::InvalidFen {
+            field: FEN_FIELDS[idx],
+            detail: format!(
+                "{value:?} is out of range: the largest accepted is {}",
+                u32::MAX
+            ),
+        });
+    }
+    Ok(())
 }
 
 fn check_board_field(board: &str) -> Result<(), RulesError> {
@@ -358,5 +385,36 @@ fn describe_right_loss(pos: &Chess, m: Move, color: Color, number: &str, san: &s
         _ => {
             format!("the rook moved on move {number} {san}; even if it returns, the right is gone")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field_error(fen: &str) -> (&'static str, String) {
+        match parse_fen(fen) {
+            Err(RulesError::InvalidFen { field, detail }) => (field, detail),
+            other => panic!("{fen}: expected an invalid FEN, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn clocks_that_overflow_are_refused_not_saturated() {
+        let (field, detail) = field_error("4k3/8/8/8/8/8/8/4K2R w K - 99999999999999999999 80");
+        assert_eq!(field, "half-move clock");
+        assert!(detail.contains("out of range"), "{detail}");
+        let (field, _) = field_error("4k3/8/8/8/8/8/8/4K2R w K - 3 4294967296");
+        assert_eq!(field, "full-move number");
+        let (field, _) = field_error("4k3/8/8/8/8/8/8/4K2R w K - -1 2");
+        assert_eq!(field, "half-move clock");
+    }
+
+    #[test]
+    fn clocks_in_range_are_read_as_written() {
+        let (pos, _, _) = parse_fen("4k3/8/8/8/8/8/8/4K2R w K - 4294967295 4294967295").unwrap();
+        assert_eq!(pos.halfmoves(), u32::MAX);
+        let (pos, _, _) = parse_fen("4k3/8/8/8/8/8/8/4K2R w K - 12 40").unwrap();
+        assert_eq!((pos.halfmoves(), pos.fullmoves().get()), (12, 40));
     }
 }

@@ -3,16 +3,18 @@
 //!
 //! The answer comes from chasolver (the CHA authors' helpmate solver), which works on boards of
 //! the `chess` crate: [`to_chess_board`] builds one from our position by writing a FEN with
-//! only the e.p. square that a legal capture can use. chasolver has no public node budget, so
-//! hard queries run on a small pool of solver threads and the caller waits at most the time
-//! budget; an unfinished query reports `Undetermined` (never a guess) and its result, when it
-//! arrives, is remembered for the next caller.
+//! only the e.p. square that a legal capture can use. Our copy of chasolver
+//! (`vendor/chasolver`) checks a stop condition inside its searches, so a query runs on the
+//! caller's thread and ends when its [`SolverBudget`] runs out or its [`CancelToken`] is
+//! cancelled (a request that timed out, an edit that made a diagnosis stale): no work goes on
+//! after the answer. An unfinished query reports `Undetermined`, never a guess.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::str::FromStr;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use shakmaty::fen::Fen;
@@ -27,7 +29,8 @@ pub enum Winnability {
     Winnable { helpmate: Vec<String> },
     /// No series of legal moves ends in a mate by this side.
     Unwinnable,
-    /// The solver did not finish within the budget, or could not read the position.
+    /// The solver did not finish within the budget, was cancelled, or could not read the
+    /// position.
     Undetermined { why: String },
 }
 
@@ -41,7 +44,8 @@ impl Winnability {
     }
 }
 
-/// How long a caller waits for the full solver. `None` means: run to the end on this thread.
+/// How long one query (one side of one position) may take. `None` means no time limit (a
+/// [`CancelToken`] still stops it).
 #[derive(Debug, Clone, Copy)]
 pub struct SolverBudget(pub Option<Duration>);
 
@@ -49,6 +53,55 @@ impl Default for SolverBudget {
     fn default() -> Self {
         SolverBudget(Some(Duration::from_millis(40)))
     }
+}
+
+/// Stops solver work from another thread. Cloning shares the flag; once cancelled, a token
+/// stays cancelled.
+#[derive(Debug, Clone, Default)]
+pub struct CancelToken(Arc<AtomicBool>);
+
+impl CancelToken {
+    pub fn new() -> CancelToken {
+        CancelToken::default()
+    }
+
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+thread_local! {
+    /// The token of the work this thread is doing, set by [`with_cancel`].
+    static SCOPE: RefCell<Option<CancelToken>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with every solver query it makes on this thread governed by `token`. The front
+/// ends use it around a request's work, so that the layers in between (reports, answers,
+/// claims) need not carry the token.
+pub fn with_cancel<T>(token: &CancelToken, f: impl FnOnce() -> T) -> T {
+    struct Restore(Option<CancelToken>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            SCOPE.with(|s| *s.borrow_mut() = previous);
+        }
+    }
+    let _restore = Restore(SCOPE.with(|s| s.replace(Some(token.clone()))));
+    f()
+}
+
+/// Whether the work this thread is doing (see [`with_cancel`]) has been cancelled: its
+/// results are then incomplete and must not be kept.
+pub fn cancelled() -> bool {
+    SCOPE.with(|s| s.borrow().as_ref().is_some_and(CancelToken::is_cancelled))
+}
+
+fn current_token() -> Option<CancelToken> {
+    SCOPE.with(|s| s.borrow().clone())
 }
 
 /// Writes the FEN that chasolver reads: castling rights only in standard chess (the `chess`
@@ -81,90 +134,42 @@ fn to_chess_color(color: Color) -> chess::Color {
 
 type CacheKey = (String, bool);
 
-struct SolverPool {
-    jobs: Mutex<mpsc::Sender<Job>>,
-    cache: Mutex<HashMap<CacheKey, Winnability>>,
-}
-
-struct Job {
-    board: chess::Board,
-    winner: chess::Color,
-    key: CacheKey,
-    reply: mpsc::Sender<Winnability>,
+/// Decided verdicts by (FEN, winner): a verdict never changes, and the same positions come
+/// back (a game re-diagnosed after an edit, a widget asking about one position).
+fn cache() -> &'static Mutex<HashMap<CacheKey, Winnability>> {
+    static CACHE: OnceLock<Mutex<HashMap<CacheKey, Winnability>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
 const CACHE_LIMIT: usize = 4096;
-const SOLVER_THREADS: usize = 2;
 
-fn pool() -> &'static Arc<SolverPool> {
-    static POOL: OnceLock<Arc<SolverPool>> = OnceLock::new();
-    POOL.get_or_init(|| {
-        let (tx, rx) = mpsc::channel::<Job>();
-        let rx = Arc::new(Mutex::new(rx));
-        let pool = Arc::new(SolverPool {
-            jobs: Mutex::new(tx),
-            cache: Mutex::new(HashMap::new()),
-        });
-        for i in 0..SOLVER_THREADS {
-            let rx = Arc::clone(&rx);
-            let pool = Arc::clone(&pool);
-            std::thread::Builder::new()
-                .name(format!("chasolver-{i}"))
-                .spawn(move || {
-                    loop {
-                        let job = match rx.lock() {
-                            Ok(guard) => match guard.recv() {
-                                Ok(job) => job,
-                                Err(_) => return,
-                            },
-                            Err(_) => return,
-                        };
-                        let verdict = run_full(&job.board, job.winner);
-                        pool.remember(job.key, verdict.clone());
-                        let _ = job.reply.send(verdict);
-                    }
-                })
-                .expect("spawning a solver thread");
-        }
-        pool
-    })
-}
-
-impl SolverPool {
-    fn remember(&self, key: CacheKey, verdict: Winnability) {
-        if matches!(verdict, Winnability::Undetermined { .. }) {
-            return;
-        }
-        if let Ok(mut cache) = self.cache.lock() {
-            if cache.len() >= CACHE_LIMIT {
-                cache.clear();
-            }
-            cache.insert(key, verdict);
-        }
+fn remember(key: CacheKey, verdict: &Winnability) {
+    if verdict.decided().is_none() {
+        return;
     }
-
-    fn recall(&self, key: &CacheKey) -> Option<Winnability> {
-        self.cache.lock().ok()?.get(key).cloned()
+    if let Ok(mut cache) = cache().lock() {
+        if cache.len() >= CACHE_LIMIT {
+            cache.clear();
+        }
+        cache.insert(key, verdict.clone());
     }
 }
 
-fn run_full(board: &chess::Board, winner: chess::Color) -> Winnability {
-    let outcome = std::panic::catch_unwind(|| chasolver::winnability(board, winner));
-    match outcome {
-        Ok(Some(chasolver::Winnability::Winnable { helpmate })) => Winnability::Winnable {
+fn recall(key: &CacheKey) -> Option<Winnability> {
+    cache().lock().ok()?.get(key).cloned()
+}
+
+fn from_solver(found: Option<chasolver::Winnability>) -> Option<Winnability> {
+    match found? {
+        chasolver::Winnability::Winnable { helpmate } => Some(Winnability::Winnable {
             helpmate: helpmate.iter().map(|m| m.to_string()).collect(),
-        },
-        Ok(Some(chasolver::Winnability::Unwinnable)) => Winnability::Unwinnable,
-        Ok(None) => Winnability::Undetermined {
-            why: "the solver gave up on this position".into(),
-        },
-        Err(_) => Winnability::Undetermined {
-            why: "the solver failed on this position".into(),
-        },
+        }),
+        chasolver::Winnability::Unwinnable => Some(Winnability::Unwinnable),
     }
 }
 
-/// Decides whether `winner` can still mate in `pos`.
+/// Decides whether `winner` can still mate in `pos`, within `budget` and the thread's
+/// [`CancelToken`].
 pub fn winnability(
     pos: &Chess,
     mode: CastlingMode,
@@ -173,49 +178,46 @@ pub fn winnability(
 ) -> Winnability {
     // The FEN is both the bridge to the solver's board and the cache key.
     let fen = chasolver_fen(pos, mode);
-    let board = match board_from_fen(&fen) {
+    let key = (fen, winner == Color::White);
+    if let Some(hit) = recall(&key) {
+        return hit;
+    }
+    let board = match board_from_fen(&key.0) {
         Ok(b) => b,
         Err(why) => return Winnability::Undetermined { why },
     };
-    let chess_winner = to_chess_color(winner);
-    if chasolver::is_unwinnable_fast(&board, chess_winner) {
-        return Winnability::Unwinnable;
-    }
-    let Some(limit) = budget.0 else {
-        return run_full(&board, chess_winner);
+    let token = current_token();
+    let limits = chasolver::Limits {
+        deadline: budget.0.map(|d| Instant::now() + d),
+        cancel: token.as_ref().map(|t| Arc::clone(&t.0)),
     };
-    let key = (fen, winner == Color::White);
-    let pool = pool();
-    if let Some(hit) = pool.recall(&key) {
-        return hit;
-    }
-    let (reply, answer) = mpsc::channel();
-    let sent = pool
-        .jobs
-        .lock()
-        .map(|jobs| {
-            jobs.send(Job {
-                board,
-                winner: chess_winner,
-                key,
-                reply,
-            })
-            .is_ok()
-        })
-        .unwrap_or(false);
-    if !sent {
-        return Winnability::Undetermined {
-            why: "the solver is unavailable".into(),
-        };
-    }
-    answer
-        .recv_timeout(limit)
-        .unwrap_or_else(|_| Winnability::Undetermined {
-            why: format!(
-                "not decided within the solver budget of {} ms",
-                limit.as_millis()
-            ),
-        })
+    let chess_winner = to_chess_color(winner);
+    let outcome = std::panic::catch_unwind(|| {
+        if chasolver::is_unwinnable_fast_within(&board, chess_winner, &limits) {
+            return Some(Winnability::Unwinnable);
+        }
+        from_solver(chasolver::winnability_within(&board, chess_winner, &limits))
+    });
+    let verdict = match outcome {
+        Ok(Some(verdict)) => verdict,
+        Ok(None) => Winnability::Undetermined {
+            why: if token.as_ref().is_some_and(CancelToken::is_cancelled) {
+                "the request was cancelled before the solver finished".into()
+            } else if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+                format!(
+                    "not decided within the solver budget of {} ms",
+                    budget.0.unwrap_or_default().as_millis()
+                )
+            } else {
+                "the solver gave up on this position".into()
+            },
+        },
+        Err(_) => Winnability::Undetermined {
+            why: "the solver failed on this position".into(),
+        },
+    };
+    remember(key, &verdict);
+    verdict
 }
 
 /// Turns a helpmate line (UCI) into SAN from `pos`, stopping at the first move that does not
@@ -272,6 +274,60 @@ mod tests {
             winnability(&p, CastlingMode::Standard, Color::Black, unlimited),
             Winnability::Winnable { .. }
         ));
+    }
+
+    /// The position of issue 17: the fast check alone ran for about 4 s.
+    const SLOW: &str = "kb6/b1p2p1p/1pP5/1P6/8/8/5P1P/5K2 w - - 0 1";
+
+    #[test]
+    fn a_slow_position_ends_within_its_budget() {
+        let p = pos(SLOW);
+        for (ms, winner) in [(1, Color::White), (50, Color::Black)] {
+            let started = Instant::now();
+            let verdict = winnability(
+                &p,
+                CastlingMode::Standard,
+                winner,
+                SolverBudget(Some(Duration::from_millis(ms))),
+            );
+            let took = started.elapsed();
+            assert!(
+                took < Duration::from_millis(ms + 250),
+                "{ms} ms budget took {took:?}"
+            );
+            assert!(
+                matches!(verdict, Winnability::Undetermined { ref why } if why.contains("budget")),
+                "{verdict:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_cancelled_query_stops_at_once_and_is_not_remembered() {
+        let p = pos(SLOW);
+        let token = CancelToken::new();
+        let canceller = {
+            let token = token.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(30));
+                token.cancel();
+            })
+        };
+        let started = Instant::now();
+        let verdict = with_cancel(&token, || {
+            let v = winnability(&p, CastlingMode::Standard, Color::White, SolverBudget(None));
+            assert!(cancelled());
+            v
+        });
+        canceller.join().unwrap();
+        assert!(started.elapsed() < Duration::from_millis(30 + 250));
+        assert!(
+            matches!(verdict, Winnability::Undetermined { ref why } if why.contains("cancelled")),
+            "{verdict:?}"
+        );
+        assert!(!cancelled(), "the scope ends with with_cancel");
+        let key = (chasolver_fen(&p, CastlingMode::Standard), true);
+        assert!(recall(&key).is_none());
     }
 
     #[test]

@@ -31,6 +31,7 @@ use tantivy::tokenizer::{
 };
 use tantivy::{Index, IndexReader, TantivyDocument, Term, doc};
 
+use super::disk;
 use super::vocabulary::Vocabulary;
 use crate::rulebook::{PageKind, Passage, Rulebook};
 
@@ -863,36 +864,37 @@ impl SearchIndex {
         format!("{} schema {SCHEMA_VERSION}", book.hash)
     }
 
-    /// Builds the index under `out/rulebook-<hash>/` and then points `out/CURRENT` at it with an
-    /// atomic rename, so a reader never sees a half-built index. Older builds are removed.
+    /// Builds the index in a new directory under `out` and then points `out/CURRENT` at it
+    /// with an atomic rename, so a reader never sees a half-built index and the build in use
+    /// is never touched; older builds are deleted after the swap (see `disk.rs`). What killed
+    /// builds left behind is cleared first.
     pub fn build_on_disk(book: &Rulebook, out: &Path) -> Result<PathBuf, IndexError> {
         std::fs::create_dir_all(out)?;
-        let name = format!("rulebook-{}-v{SCHEMA_VERSION}", &book.hash[..16]);
-        let staging = out.join(format!(".{name}.tmp-{}", std::process::id()));
-        if staging.exists() {
-            std::fs::remove_dir_all(&staging)?;
+        let _lock = disk::lock(out)?;
+        disk::step("locked");
+        let cleared = disk::clear_leftovers(out);
+        if !cleared.is_empty() {
+            tracing::info!(?cleared, "removed what earlier builds left behind");
         }
+        let name = disk::build_name(&book.hash[..16], SCHEMA_VERSION);
+        let staging = disk::staging_dir(out, &name);
         std::fs::create_dir_all(&staging)?;
+        disk::step("staging-created");
         let (schema, fields) = schema();
         let index = Index::create_in_dir(&staging, schema)?;
         Self::fill(&index, fields, book)?;
         drop(index);
-        std::fs::write(staging.join("rulebook.hash"), Self::stamp(book))?;
-        let target = out.join(&name);
-        if target.exists() {
-            std::fs::remove_dir_all(&target)?;
+        disk::step("index-written");
+        {
+            use std::io::Write;
+            let mut f = std::fs::File::create(staging.join("rulebook.hash"))?;
+            f.write_all(Self::stamp(book).as_bytes())?;
+            f.sync_all()?;
         }
-        std::fs::rename(&staging, &target)?;
-        let current_tmp = out.join(".CURRENT.tmp");
-        std::fs::write(&current_tmp, &name)?;
-        std::fs::rename(&current_tmp, out.join("CURRENT"))?;
-        for entry in std::fs::read_dir(out)? {
-            let entry = entry?;
-            let file_name = entry.file_name().to_string_lossy().into_owned();
-            if file_name.starts_with("rulebook-") && file_name != name {
-                let _ = std::fs::remove_dir_all(entry.path());
-            }
-        }
+        disk::step("stamp-written");
+        let target = disk::publish(out, &staging, &name)?;
+        disk::remove_old_builds(out, &name)?;
+        disk::step("done");
         Ok(target)
     }
 
@@ -918,9 +920,8 @@ impl SearchIndex {
         vocabulary: &Vocabulary,
         dir: &Path,
     ) -> Result<SearchIndex, String> {
-        let current = std::fs::read_to_string(dir.join("CURRENT"))
-            .map_err(|_| format!("no index in {}", dir.display()))?;
-        let path = dir.join(current.trim());
+        let current = disk::current(dir).ok_or_else(|| format!("no index in {}", dir.display()))?;
+        let path = dir.join(current);
         let hash = std::fs::read_to_string(path.join("rulebook.hash"))
             .map_err(|e| format!("{}: {e}", path.display()))?;
         if hash.trim() != Self::stamp(book) {
@@ -931,14 +932,25 @@ impl SearchIndex {
         }
         let index = Index::open_in_dir(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let (_, fields) = schema();
-        Self::from_index(
+        let opened = Self::from_index(
             index,
             fields,
             book,
             vocabulary.clone(),
             path.display().to_string(),
         )
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+        // A build swapped in is complete, but a folder damaged by hand must not be served
+        // as an index that finds nothing.
+        if opened.num_docs() != book.passages.len() as u64 {
+            return Err(format!(
+                "the index in {} holds {} passages, the rulebook {}",
+                path.display(),
+                opened.num_docs(),
+                book.passages.len()
+            ));
+        }
+        Ok(opened)
     }
 
     pub fn vocabulary(&self) -> &Vocabulary {

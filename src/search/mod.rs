@@ -7,6 +7,7 @@
 //!
 //! `search` knows the rulebook, nothing of rules, answers or HTTP.
 
+pub mod disk;
 mod index;
 mod vocabulary;
 

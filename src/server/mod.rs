@@ -2,15 +2,23 @@
 //! board diagrams. Thin: every handler calls the [`Arbiter`] on a blocking thread and maps
 //! its result or error to JSON.
 //!
-//! Errors are always `{"error": {"code", "message"}}` with 400 (bad request), 404, 413 (too
-//! large) or 422 (well-formed but impossible: invalid FEN, illegal move). A panic inside a
-//! request is caught and answered with 500; the process lives on.
+//! Errors are always `{"error": {"code", "message"}}` ([`ErrorResponse`]), whatever answers:
+//! a handler (400 bad request, 404, 413 too large, 415 not JSON, 422 well-formed but
+//! impossible: invalid FEN, illegal move), the router (405), the limits (408 body not sent in
+//! time, 414, 431, 503 busy or timed out) or hyper itself ([`listen::JsonParseErrors`]). A
+//! panic inside a request is caught and answered with 500; the process lives on.
+//!
+//! Position work (checks, verifications, questions with a position) runs on blocking threads:
+//! a few at once, a bounded queue behind them (a full queue answers 503 at once), and a
+//! [`CancelToken`] that stops the solver when the request times out or the client goes away.
 
 pub mod board;
+pub mod listen;
 mod pages;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::body::Bytes;
@@ -24,14 +32,54 @@ use serde::de::DeserializeOwned;
 use tokio::sync::Semaphore;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
-use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 
 use crate::answer::{AnswerError, Arbiter, AskRequest, CheckRequest, VerifyRequest};
+use crate::rules::ErrorBody;
+use crate::rules::winnability::{CancelToken, with_cancel};
+pub use listen::ConnectionLimits;
 
 /// Largest request body accepted (bytes).
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+/// Longest URI accepted (bytes); longer ones get 414.
+pub const MAX_URI_BYTES: usize = 8 * 1024;
+
+/// The limits of request handling.
+#[derive(Debug, Clone, Copy)]
+pub struct RequestLimits {
+    /// Time allowed to receive a request body once its head has arrived (408 after).
+    pub body_read: Duration,
+    /// Time allowed to answer once the body has arrived (503 `timeout` after; position work
+    /// is cancelled).
+    pub answer: Duration,
+    /// Position requests running at once.
+    pub workers: usize,
+    /// Position requests waiting for a worker; one more gets 503 `busy` at once.
+    pub queue: usize,
+}
+
+impl Default for RequestLimits {
+    fn default() -> Self {
+        let workers = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2)
+            * 2;
+        RequestLimits {
+            body_read: Duration::from_secs(10),
+            answer: Duration::from_secs(10),
+            workers,
+            queue: workers * 8,
+        }
+    }
+}
+
+/// Position work right now, for `/healthz`.
+#[derive(Debug, Default)]
+pub struct WorkCounters {
+    running: AtomicUsize,
+    queued: AtomicUsize,
+}
 
 #[derive(Clone)]
 pub struct AppState {
@@ -40,6 +88,9 @@ pub struct AppState {
     /// once, so that a burst of slow requests queues instead of starving the light ones
     /// (rulebook questions, search, pages, health).
     pub heavy: Arc<Semaphore>,
+    /// How many requests may wait for `heavy`.
+    pub queue_limit: usize,
+    pub work: Arc<WorkCounters>,
     /// Answers to rulebook questions (no position), serialised, by question. The rulebook
     /// and index are fixed for the life of the process, so a stored answer never goes stale;
     /// a help widget hears the same few hundred questions over and over.
@@ -53,12 +104,19 @@ pub type AnswerCache = quick_cache::sync::Cache<String, Bytes>;
 /// characters and an answer is a few kB).
 const ANSWER_CACHE_ENTRIES: usize = 4096;
 
+/// Every error answer: `{"error": {"code", "message", …}}`.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct ErrorResponse {
+    pub error: ErrorBody,
+}
+
 /// A JSON error response.
 pub struct ApiError {
     status: StatusCode,
     code: String,
     message: String,
     extra: Option<serde_json::Value>,
+    retry_after: Option<u32>,
 }
 
 impl ApiError {
@@ -68,7 +126,14 @@ impl ApiError {
             code: code.into(),
             message: message.into(),
             extra: None,
+            retry_after: None,
         }
+    }
+
+    /// Adds `Retry-After` (seconds): the condition is temporary.
+    pub fn retry_after(mut self, seconds: u32) -> ApiError {
+        self.retry_after = Some(seconds);
+        self
     }
 }
 
@@ -82,7 +147,12 @@ impl IntoResponse for ApiError {
                 obj.entry(k).or_insert(v);
             }
         }
-        (self.status, Json(serde_json::json!({ "error": body }))).into_response()
+        let mut resp = (self.status, Json(serde_json::json!({ "error": body }))).into_response();
+        if let Some(seconds) = self.retry_after {
+            resp.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        resp
     }
 }
 
@@ -101,6 +171,7 @@ impl From<AnswerError> for ApiError {
             code: body.code.clone(),
             message: body.message.clone(),
             extra: serde_json::to_value(&body).ok(),
+            retry_after: None,
         }
     }
 }
@@ -128,21 +199,78 @@ fn parse_body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
     })
 }
 
-/// Runs CPU work off the async threads, bounded by the heavy-work semaphore.
+/// Counts a request in the queue while it waits for a worker.
+struct Queued(Arc<WorkCounters>);
+
+impl Drop for Queued {
+    fn drop(&mut self) {
+        self.0.queued.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Cancels the request's position work when the request is dropped (it timed out, the client
+/// went away, the server is closing) or has its answer.
+struct CancelOnDrop(CancelToken);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+/// Runs CPU work off the async threads: at most `workers` at once, at most `queue_limit`
+/// waiting (503 `busy` at once beyond that), cancelled if the request goes away.
 async fn heavy<T, F>(state: &AppState, work: F) -> Result<T, ApiError>
 where
     T: Send + 'static,
     F: FnOnce(&Arbiter) -> Result<T, ApiError> + Send + 'static,
 {
-    let _permit = state.heavy.clone().acquire_owned().await.map_err(|_| {
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "shutting_down",
-            "the server is shutting down",
-        )
-    })?;
+    let counters = Arc::clone(&state.work);
+    let waiting = counters.queued.fetch_add(1, Ordering::AcqRel);
+    let queued = Queued(Arc::clone(&counters));
+    let permit = match state.heavy.clone().try_acquire_owned() {
+        Ok(p) => p,
+        Err(_) if waiting >= state.queue_limit => {
+            return Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "busy",
+                "the server is busy with other position requests; try again shortly",
+            )
+            .retry_after(1));
+        }
+        Err(_) => state.heavy.clone().acquire_owned().await.map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "shutting_down",
+                "the server is shutting down",
+            )
+        })?,
+    };
+    drop(queued);
     let arbiter = Arc::clone(&state.arbiter);
-    match tokio::task::spawn_blocking(move || work(&arbiter)).await {
+    let token = CancelToken::new();
+    let _cancel = CancelOnDrop(token.clone());
+    // The permit and the count last as long as the work, not the request (and are released
+    // even if the work never starts).
+    struct Running {
+        counters: Arc<WorkCounters>,
+        _permit: tokio::sync::OwnedSemaphorePermit,
+    }
+    impl Drop for Running {
+        fn drop(&mut self) {
+            self.counters.running.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+    counters.running.fetch_add(1, Ordering::AcqRel);
+    let running = Running {
+        counters,
+        _permit: permit,
+    };
+    let blocking = move || {
+        let _running = running;
+        with_cancel(&token, || work(&arbiter))
+    };
+    match tokio::task::spawn_blocking(blocking).await {
         Ok(r) => r,
         Err(e) => {
             tracing::error!(error = %e, "a request panicked");
@@ -157,8 +285,11 @@ where
 
 #[utoipa::path(post, path = "/api/ask", request_body = AskRequest,
     responses((status = 200, description = "The answer", body = crate::answer::Answer),
-              (status = 400, description = "Bad request"), (status = 413, description = "Too large"),
-              (status = 422, description = "Invalid position or illegal move")))]
+              (status = 400, description = "Bad request", body = ErrorResponse),
+              (status = 413, description = "Body too large", body = ErrorResponse),
+              (status = 415, description = "Body not sent as application/json", body = ErrorResponse),
+              (status = 422, description = "Invalid position or illegal move", body = ErrorResponse),
+              (status = 503, description = "Busy (`busy`) or not answered in time (`timeout`)", body = ErrorResponse)))]
 async fn api_ask(State(state): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
     let req: AskRequest = parse_body(&body)?;
     if req.has_position() {
@@ -202,7 +333,11 @@ async fn api_ask(State(state): State<AppState>, body: Bytes) -> Result<Response,
 
 #[utoipa::path(post, path = "/api/check", request_body = CheckRequest,
     responses((status = 200, description = "The position report (see the contract in ARCHITECTURE.md)"),
-              (status = 400, description = "Bad request"), (status = 422, description = "Invalid FEN or illegal move")))]
+              (status = 400, description = "Bad request", body = ErrorResponse),
+              (status = 413, description = "Body too large", body = ErrorResponse),
+              (status = 415, description = "Body not sent as application/json", body = ErrorResponse),
+              (status = 422, description = "Invalid FEN or illegal move", body = ErrorResponse),
+              (status = 503, description = "Busy (`busy`) or not answered in time (`timeout`)", body = ErrorResponse)))]
 async fn api_check(State(state): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
     let req: CheckRequest = parse_body(&body)?;
     let report = heavy(&state, move |a| a.check(&req).map_err(ApiError::from)).await?;
@@ -211,7 +346,11 @@ async fn api_check(State(state): State<AppState>, body: Bytes) -> Result<Respons
 
 #[utoipa::path(post, path = "/api/verify", request_body = VerifyRequest,
     responses((status = 200, description = "Which claims hold", body = crate::answer::VerifyResponse),
-              (status = 400, description = "Bad request"), (status = 422, description = "Invalid FEN or illegal move")))]
+              (status = 400, description = "Bad request (unknown keys, claim values of the wrong type)", body = ErrorResponse),
+              (status = 413, description = "Body too large", body = ErrorResponse),
+              (status = 415, description = "Body not sent as application/json", body = ErrorResponse),
+              (status = 422, description = "Invalid FEN or illegal move", body = ErrorResponse),
+              (status = 503, description = "Busy (`busy`) or not answered in time (`timeout`)", body = ErrorResponse)))]
 async fn api_verify(State(state): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
     let req: VerifyRequest = parse_body(&body)?;
     let out = heavy(&state, move |a| a.verify(&req).map_err(ApiError::from)).await?;
@@ -227,7 +366,7 @@ struct SearchParams {
 }
 
 #[utoipa::path(get, path = "/api/search", params(SearchParams),
-    responses((status = 200, description = "Ranked passages"), (status = 400, description = "Missing or oversized query")))]
+    responses((status = 200, description = "Ranked passages"), (status = 400, description = "Missing or oversized query", body = ErrorResponse)))]
 async fn api_search(
     State(state): State<AppState>,
     Query(params): Query<SearchParams>,
@@ -265,6 +404,10 @@ async fn healthz(State(state): State<AppState>) -> Response {
         "indexed": state.arbiter.index.num_docs(),
         "index": state.arbiter.index.origin,
         "rulebook_hash": state.arbiter.book.hash,
+        "position_work": {
+            "running": state.work.running.load(Ordering::Acquire),
+            "queued": state.work.queued.load(Ordering::Acquire),
+        },
     }))
     .into_response()
 }
@@ -279,7 +422,7 @@ struct BoardParams {
     flip: Option<bool>,
 }
 
-#[utoipa::path(get, path = "/board.svg", params(BoardParams), responses((status = 200, description = "SVG board"), (status = 400, description = "Invalid FEN")))]
+#[utoipa::path(get, path = "/board.svg", params(BoardParams), responses((status = 200, description = "SVG board", content_type = "image/svg+xml", body = String), (status = 400, description = "Invalid FEN", body = ErrorResponse)))]
 async fn board_svg(Query(params): Query<BoardParams>) -> Result<Response, ApiError> {
     let fen = params
         .fen
@@ -314,7 +457,7 @@ async fn board_svg(Query(params): Query<BoardParams>) -> Result<Response, ApiErr
 #[openapi(
     info(
         title = "Rules Arbiter",
-        description = "Chess-rules answers with the FIDE articles behind them, and checkable verdicts on positions."
+        description = "Chess-rules answers with the FIDE articles behind them, and checkable verdicts on positions. Every error status (400, 404, 405, 408, 413, 414, 415, 422, 431, 500, 503) comes with the JSON body ErrorResponse: {\"error\": {\"code\", \"message\"}}. POST bodies must be sent as application/json."
     ),
     paths(
         api_ask,
@@ -323,9 +466,17 @@ async fn board_svg(Query(params): Query<BoardParams>) -> Result<Response, ApiErr
         api_search,
         api_articles,
         healthz,
-        board_svg
+        board_svg,
+        openapi_json,
+        pages::chat_page,
+        pages::app_js,
+        pages::style_css,
+        pages::favicon,
+        pages::rulebook_index,
+        pages::rulebook_page
     ),
     components(schemas(
+        ErrorResponse,
         AskRequest,
         CheckRequest,
         VerifyRequest,
@@ -340,6 +491,7 @@ async fn board_svg(Query(params): Query<BoardParams>) -> Result<Response, ApiErr
 )]
 pub struct ApiDoc;
 
+#[utoipa::path(get, path = "/openapi.json", responses((status = 200, description = "This document")))]
 async fn openapi_json() -> Response {
     Json(ApiDoc::openapi()).into_response()
 }
@@ -352,16 +504,25 @@ async fn not_found() -> ApiError {
     )
 }
 
-/// The application with all routes and layers.
+/// The application with all routes and layers, with the default limits.
 pub fn router(arbiter: Arc<Arbiter>) -> Router {
-    let workers = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(2);
+    router_with(arbiter, RequestLimits::default())
+}
+
+/// The application with all routes and layers.
+pub fn router_with(arbiter: Arc<Arbiter>, limits: RequestLimits) -> Router {
     let state = AppState {
         arbiter,
-        heavy: Arc::new(Semaphore::new(workers * 2)),
+        heavy: Arc::new(Semaphore::new(limits.workers.max(1))),
+        queue_limit: limits.queue,
+        work: Arc::new(WorkCounters::default()),
         answers: Arc::new(AnswerCache::new(ANSWER_CACHE_ENTRIES)),
     };
+    let answer_time = limits.answer;
+    let body_time = limits.body_read;
+    // Layers run outermost (last added) first: request ids, tracing, JSON for every error,
+    // the URI limit, reading the body (its own timeout, the content type), the answer
+    // deadline, panics, then the handler.
     Router::new()
         .route("/", get(pages::chat_page))
         .route("/static/app.js", get(pages::app_js))
@@ -380,13 +541,15 @@ pub fn router(arbiter: Arc<Arbiter>) -> Router {
         .fallback(not_found)
         .with_state(state)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .layer(axum::middleware::from_fn(security_headers))
-        .layer(axum::middleware::from_fn(json_body_limit))
         .layer(CatchPanicLayer::custom(|_err: Box<dyn std::any::Any + Send>| {
             tracing::error!("a request handler panicked");
             ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "the request failed inside the server; it has been logged").into_response()
         }))
-        .layer(TimeoutLayer::with_status_code(StatusCode::SERVICE_UNAVAILABLE, Duration::from_secs(10)))
+        .layer(axum::middleware::from_fn(move |req, next| answer_deadline(answer_time, req, next)))
+        .layer(axum::middleware::from_fn(move |req, next| read_body(body_time, req, next)))
+        .layer(axum::middleware::from_fn(uri_limit))
+        .layer(axum::middleware::from_fn(security_headers))
+        .layer(axum::middleware::from_fn(json_errors))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
             let id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("-").to_string();
             tracing::info_span!("request", method = %req.method(), uri = %req.uri(), request_id = %id)
@@ -416,26 +579,191 @@ async fn security_headers(req: axum::extract::Request, next: axum::middleware::N
     resp
 }
 
-/// Turns the body-limit rejection (plain text from axum) into our JSON 413, and rejects an
-/// oversized Content-Length before reading anything.
-async fn json_body_limit(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    if let Some(len) = req
+/// A handler that has not answered within `limit` is dropped (which cancels its position
+/// work) and the client gets 503 `timeout`.
+async fn answer_deadline(
+    limit: Duration,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    match tokio::time::timeout(limit, next.run(req)).await {
+        Ok(resp) => resp,
+        Err(_) => {
+            tracing::warn!(
+                ?limit,
+                "a request was not answered in time; its work was cancelled"
+            );
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "timeout",
+                format!(
+                    "the request was not answered within {} s; its work was stopped",
+                    limit.as_secs_f32()
+                ),
+            )
+            .retry_after(1)
+            .into_response()
+        }
+    }
+}
+
+/// Whether a request's Content-Type says JSON (`application/json`, with or without
+/// parameters, or a `+json` type).
+fn is_json(req: &axum::extract::Request) -> bool {
+    req.headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .is_some_and(|t| {
+            t == "application/json" || (t.starts_with("application/") && t.ends_with("+json"))
+        })
+}
+
+/// Reads a request body before any handler runs: with a time limit (408 when the client
+/// stalls), a size limit (413, from Content-Length before reading anything), and for the API,
+/// a JSON content type (415 otherwise: a browser then has to ask first with a CORS
+/// preflight, which this server does not grant, so no other site can post to it).
+async fn read_body(
+    limit: Duration,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if !matches!(
+        *req.method(),
+        axum::http::Method::POST | axum::http::Method::PUT | axum::http::Method::PATCH
+    ) {
+        return next.run(req).await;
+    }
+    if req.uri().path().starts_with("/api/") && !is_json(&req) {
+        return ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "send the body as JSON, with Content-Type: application/json",
+        )
+        .into_response();
+    }
+    let declared = req
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok())
-        && len > MAX_BODY_BYTES
-    {
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|len| len > MAX_BODY_BYTES as u64) {
         return too_large();
     }
+    let (parts, body) = req.into_parts();
+    let bytes = match tokio::time::timeout(limit, axum::body::to_bytes(body, MAX_BODY_BYTES)).await
+    {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(e)) => {
+            let too_big = std::error::Error::source(&e)
+                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
+            if too_big {
+                return too_large();
+            }
+            return ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad_body",
+                format!("the request body could not be read: {e}"),
+            )
+            .into_response();
+        }
+        Err(_) => {
+            // The rest of the body may still come: the connection cannot be reused.
+            let mut resp = ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "body_timeout",
+                format!(
+                    "the request body did not arrive within {} s",
+                    limit.as_secs_f32()
+                ),
+            )
+            .into_response();
+            resp.headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            return resp;
+        }
+    };
+    next.run(axum::extract::Request::from_parts(
+        parts,
+        axum::body::Body::from(bytes),
+    ))
+    .await
+}
+
+/// 414 for a URI longer than [`MAX_URI_BYTES`] (hyper itself only stops at 64 kB).
+async fn uri_limit(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let len = req.uri().path_and_query().map_or(0, |pq| pq.as_str().len());
+    if len > MAX_URI_BYTES {
+        return ApiError::new(
+            StatusCode::URI_TOO_LONG,
+            "uri_too_long",
+            format!("the URI is {len} bytes long; the limit is {MAX_URI_BYTES}"),
+        )
+        .into_response();
+    }
+    next.run(req).await
+}
+
+/// The code of an error status the handlers do not produce themselves.
+fn status_code_name(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        400 => "bad_request",
+        404 => "not_found",
+        405 => "method_not_allowed",
+        408 => "body_timeout",
+        413 => "body_too_large",
+        414 => "uri_too_long",
+        415 => "unsupported_media_type",
+        422 => "unprocessable",
+        431 => "headers_too_large",
+        503 => "unavailable",
+        s if s >= 500 => "internal",
+        _ => "error",
+    }
+}
+
+/// Gives every error answer that is not JSON yet (axum's 405, an extractor's plain-text
+/// rejection, a layer's empty body) the JSON error body. Rulebook pages keep their HTML.
+async fn json_errors(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
     let resp = next.run(req).await;
-    if resp.status() == StatusCode::PAYLOAD_TOO_LARGE
-        && resp.headers().get(header::CONTENT_TYPE)
-            != Some(&HeaderValue::from_static("application/json"))
-    {
-        return too_large();
+    let status = resp.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return resp;
     }
-    resp
+    let content_type = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if content_type.starts_with("application/json") || content_type.starts_with("text/html") {
+        return resp;
+    }
+    let (mut parts, body) = resp.into_parts();
+    let text = axum::body::to_bytes(body, 4096)
+        .await
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .filter(|t| !t.is_empty());
+    let message = match (status.as_u16(), text) {
+        (405, _) => "this route does not take that method; the Allow header lists those it takes"
+            .to_string(),
+        (_, Some(text)) => text,
+        (_, None) => status.canonical_reason().unwrap_or("error").to_lowercase(),
+    };
+    let fresh = ApiError::new(status, status_code_name(status), message).into_response();
+    let (fresh_parts, fresh_body) = fresh.into_parts();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        fresh_parts.headers[header::CONTENT_TYPE].clone(),
+    );
+    Response::from_parts(parts, fresh_body)
 }
 
 fn too_large() -> Response {
@@ -447,18 +775,28 @@ fn too_large() -> Response {
     .into_response()
 }
 
-/// Serves until Ctrl-C or SIGTERM, then finishes the requests in flight.
-pub async fn serve(arbiter: Arc<Arbiter>, addr: SocketAddr) -> anyhow::Result<()> {
+/// Serves until Ctrl-C or SIGTERM, then finishes the requests in flight (within the grace
+/// time of `connections`).
+pub async fn serve(
+    arbiter: Arc<Arbiter>,
+    addr: SocketAddr,
+    requests: RequestLimits,
+    connections: ConnectionLimits,
+) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
     let local = listener.local_addr()?;
-    tracing::info!(address = %local, "Rules Arbiter listening on http://{local}");
+    tracing::info!(address = %local, max_connections = connections.max_connections, "Rules Arbiter listening on http://{local}");
     eprintln!("Rules Arbiter listening on http://{local}");
-    axum::serve(listener, router(arbiter))
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
-    tracing::info!("shut down cleanly");
+    listen::serve(
+        listener,
+        router_with(arbiter, requests),
+        connections,
+        shutdown_signal(),
+    )
+    .await?;
+    tracing::info!("shut down");
     Ok(())
 }
 

@@ -11,10 +11,12 @@ const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 
+#[utoipa::path(get, path = "/", responses((status = 200, description = "The chat page", content_type = "text/html", body = String)))]
 pub async fn chat_page() -> Response {
     html(INDEX_HTML.to_string())
 }
 
+#[utoipa::path(get, path = "/static/app.js", responses((status = 200, description = "The chat page's script", content_type = "text/javascript", body = String)))]
 pub async fn app_js() -> Response {
     (
         [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
@@ -23,6 +25,7 @@ pub async fn app_js() -> Response {
         .into_response()
 }
 
+#[utoipa::path(get, path = "/static/style.css", responses((status = 200, description = "The pages' style sheet", content_type = "text/css", body = String)))]
 pub async fn style_css() -> Response {
     (
         [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
@@ -33,6 +36,7 @@ pub async fn style_css() -> Response {
 
 const FAVICON_SVG: &str = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 32 32\"><rect width=\"32\" height=\"32\" rx=\"6\" fill=\"#1f4e79\"/><text x=\"16\" y=\"25\" font-size=\"24\" text-anchor=\"middle\" fill=\"#fff\">\u{2654}</text></svg>";
 
+#[utoipa::path(get, path = "/favicon.ico", responses((status = 200, description = "The icon", content_type = "image/svg+xml", body = String)))]
 pub async fn favicon() -> Response {
     (
         [
@@ -92,6 +96,7 @@ pub struct BookQuery {
     q: Option<String>,
 }
 
+#[utoipa::path(get, path = "/rulebook", responses((status = 200, description = "The rulebook's table of contents", content_type = "text/html", body = String)))]
 pub async fn rulebook_index(
     State(state): State<AppState>,
     axum::extract::Query(query): axum::extract::Query<BookQuery>,
@@ -138,6 +143,10 @@ pub async fn rulebook_index(
     html(layout("Rulebook", &nav(&state, None), &main))
 }
 
+#[utoipa::path(get, path = "/rulebook/{page}",
+    params(("page" = String, Path, description = "A page id from /api/articles (`article-9`, `appendix-a`…)")),
+    responses((status = 200, description = "The page, its articles anchored as #art-9-6-2", content_type = "text/html", body = String),
+              (status = 404, description = "No such page (an HTML page)", content_type = "text/html", body = String)))]
 pub async fn rulebook_page(State(state): State<AppState>, Path(page): Path<String>) -> Response {
     let id = page.trim_end_matches(".md");
     match state.arbiter.book.page(id) {

@@ -115,6 +115,55 @@ fn dechunk(body: &str) -> String {
     out
 }
 
+impl Server {
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends SIGTERM and waits up to `limit` for the process to end; its exit status, or None
+    /// if it was still running (it is then killed).
+    pub fn terminate(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let deadline = Instant::now() + limit;
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+
+    /// A connection that has sent `bytes` and then nothing more.
+    pub fn stuck_connection(&self, bytes: &[u8]) -> TcpStream {
+        let mut stream = TcpStream::connect(&self.addr).expect("connect");
+        stream.write_all(bytes).expect("send");
+        stream
+    }
+
+    /// Sends raw bytes on a new connection and reads the whole answer (head and body).
+    pub fn raw(&self, bytes: &[u8]) -> (u16, String, String) {
+        let mut stream = TcpStream::connect(&self.addr).expect("connect");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        let _ = stream.write_all(bytes);
+        let mut raw = Vec::new();
+        let _ = stream.read_to_end(&mut raw);
+        let text = String::from_utf8_lossy(&raw).to_string();
+        let (headers, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        let status = headers
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        (status, headers.to_string(), body.to_string())
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
