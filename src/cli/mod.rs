@@ -76,7 +76,8 @@ pub struct PositionArgs {
     /// ("e4 e5 Nf3" or "1. e4 e5 2. Nf3"; move numbers are ignored).
     #[arg(long)]
     pub moves: Option<String>,
-    /// A PGN file: its first game is replayed (its [FEN] tag is honoured).
+    /// A PGN file: its first game is replayed (its [FEN] and [Variant] tags are honoured;
+    /// `arbiter audit` judges every game of a file).
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
 }
@@ -88,10 +89,7 @@ impl PositionArgs {
         move_text: Option<String>,
     ) -> anyhow::Result<crate::answer::CheckRequest> {
         let pgn = match &self.pgn {
-            Some(path) => Some(
-                std::fs::read_to_string(path)
-                    .with_context(|| format!("reading {}", path.display()))?,
-            ),
+            Some(path) => Some(read_pgn_file(path)?),
             None => None,
         };
         Ok(crate::answer::CheckRequest {
@@ -101,6 +99,24 @@ impl PositionArgs {
             move_text,
         })
     }
+}
+
+/// A PGN file as text: UTF-8 (with or without a byte-order mark) or Windows-1252, the
+/// fallback said on stderr. A file with no game in it is an error, not the start position.
+pub fn read_pgn_file(path: &std::path::Path) -> anyhow::Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let (text, encoding) = crate::rules::pgn::decode::decode_owned(bytes);
+    if encoding != crate::rules::pgn::Encoding::Utf8 {
+        eprintln!(
+            "note: {} is not UTF-8; it was read as {}",
+            path.display(),
+            encoding.name()
+        );
+    }
+    if crate::rules::pgn::read_games(&text).games.is_empty() {
+        anyhow::bail!("{} holds no PGN game", path.display());
+    }
+    Ok(text)
 }
 
 /// The `--batch` loop shared by `check` and `ask`: one JSON request per stdin line, one JSON
