@@ -2,6 +2,7 @@
 //! libraries never print.
 
 pub mod ask;
+pub mod audit;
 pub mod check;
 
 use std::path::PathBuf;
@@ -167,6 +168,10 @@ pub enum Command {
     /// Report on a position or game: legal moves, castling, e.p., mate, repetition, 50/75,
     /// dead position and the flag, each verdict with its article.
     Check(check::CheckArgs),
+    /// Re-judge every game of PGN files (plain, .gz, .zst, or stdin) against the Laws: illegal
+    /// moves, results the board contradicts, losses on time where the opponent could not mate,
+    /// moves after the end, missed claims, variants.
+    Audit(audit::AuditArgs),
     /// Ask a rules question, optionally about a position or game.
     Ask(ask::AskArgs),
     /// Re-check claims about a position (JSON: {"fen", "moves", "claims": [...]}, from a file or stdin).
@@ -211,6 +216,7 @@ pub enum Command {
 pub fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Check(args) => check::run(args),
+        Command::Audit(args) => audit::run(args),
         Command::Ask(args) => ask::run(args),
         Command::Verify(args) => ask::run_verify(args),
         Command::Search(args) => ask::run_search(args),

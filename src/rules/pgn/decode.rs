@@ -91,6 +91,9 @@ mod tests {
         assert_eq!(enc, Encoding::Windows1252);
         assert_eq!(text, "[White \"Réti\"] {\u{201C}good\u{201D} €}");
         let (text, enc) = decode_owned(b"Nimzowitsch \xfc".to_vec());
-        assert_eq!((text.as_str(), enc), ("Nimzowitsch ü", Encoding::Windows1252));
+        assert_eq!(
+            (text.as_str(), enc),
+            ("Nimzowitsch ü", Encoding::Windows1252)
+        );
     }
 }

@@ -191,8 +191,7 @@ mod tests {
 
     #[test]
     fn issue_17_unreadable_moves_are_errors_at_their_ply() {
-        let (ply, text, reason) =
-            error("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. i4 *");
+        let (ply, text, reason) = error("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. i4 *");
         assert_eq!((ply, text.as_str()), (9, "5. i4"));
         assert!(reason.starts_with("cannot be read"), "{reason}");
         let (ply, text, _) = error("hello world");
@@ -219,7 +218,11 @@ mod tests {
         let g = game_from_pgn("1. e4 -- 2. d4 Z0 3. c4 e5 *").unwrap();
         assert_eq!(g.plies.len(), 2, "{:?}", g.warnings);
         assert_eq!(g.warnings.len(), 2);
-        assert!(g.warnings[1].contains("ply 4 (2...Z0) is a null move"), "{:?}", g.warnings);
+        assert!(
+            g.warnings[1].contains("ply 4 (2...Z0) is a null move"),
+            "{:?}",
+            g.warnings
+        );
         assert_eq!(
             g.current().board().to_string(),
             "rnbqkbnr/pppp1ppp/8/4p3/2PPP3/8/PP3PPP/RNBQKBNR"
@@ -236,6 +239,10 @@ mod tests {
         .unwrap();
         assert_eq!(g.mode, CastlingMode::Chess960);
         assert_eq!(g.plies.len(), 3);
-        assert!(g.warnings.iter().any(|w| w.contains("holds 2 games")), "{:?}", g.warnings);
+        assert!(
+            g.warnings.iter().any(|w| w.contains("holds 2 games")),
+            "{:?}",
+            g.warnings
+        );
     }
 }

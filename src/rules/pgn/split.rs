@@ -37,6 +37,13 @@ enum Mode {
 /// Cuts a PGN byte stream into games.
 pub struct Splitter<R> {
     reader: R,
+    scan: Scan,
+    first: bool,
+    eof: bool,
+}
+
+/// The splitter's state between two bytes.
+struct Scan {
     limit: usize,
     cur: RawGame,
     size: u64,
@@ -48,8 +55,6 @@ pub struct Splitter<R> {
     word: [u8; 8],
     word_len: usize,
     word_long: bool,
-    first: bool,
-    eof: bool,
 }
 
 fn is_delimiter(c: u8) -> bool {
@@ -68,6 +73,39 @@ impl<R: BufRead> Splitter<R> {
     pub fn with_limit(reader: R, limit: usize) -> Splitter<R> {
         Splitter {
             reader,
+            scan: Scan::new(limit),
+            first: true,
+            eof: false,
+        }
+    }
+
+    /// Reads until at least one piece is ready or the input ends.
+    fn fill(&mut self) -> io::Result<()> {
+        while self.scan.ready.is_empty() && !self.eof {
+            let data = self.reader.fill_buf()?;
+            if data.is_empty() {
+                self.eof = true;
+                self.scan.finish();
+                break;
+            }
+            let len = data.len();
+            let mut from = 0;
+            if self.first {
+                self.first = false;
+                if data.starts_with(BOM) {
+                    from = BOM.len();
+                }
+            }
+            self.scan.bytes(&data[from..]);
+            self.reader.consume(len);
+        }
+        Ok(())
+    }
+}
+
+impl Scan {
+    fn new(limit: usize) -> Scan {
+        Scan {
             limit,
             cur: RawGame::default(),
             size: 0,
@@ -79,8 +117,52 @@ impl<R: BufRead> Splitter<R> {
             word: [0; 8],
             word_len: 0,
             word_long: false,
-            first: true,
-            eof: false,
+        }
+    }
+
+    /// The end of the input.
+    fn finish(&mut self) {
+        if self.mode == Mode::Normal && (self.word_len > 0 || self.word_long) {
+            self.end_word();
+        }
+        self.cut();
+    }
+
+    fn push_slice(&mut self, bytes: &[u8]) {
+        self.size += bytes.len() as u64;
+        let room = self.limit.saturating_sub(self.cur.bytes.len());
+        self.cur
+            .bytes
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
+        if bytes.len() > room {
+            self.cur.oversized = Some(self.size);
+        }
+    }
+
+    /// Feeds a run of bytes; comments are skipped over whole.
+    fn bytes(&mut self, data: &[u8]) {
+        let mut i = 0;
+        while i < data.len() {
+            let end = match self.mode {
+                Mode::Brace => data[i..].iter().position(|&c| c == b'}'),
+                Mode::LineComment => data[i..].iter().position(|&c| c == b'\n' || c == b'\r'),
+                _ => None,
+            };
+            match (self.mode, end) {
+                (Mode::Brace | Mode::LineComment, None) => {
+                    self.push_slice(&data[i..]);
+                    self.line_start = false;
+                    return;
+                }
+                (Mode::Brace | Mode::LineComment, Some(p)) => {
+                    self.push_slice(&data[i..i + p]);
+                    self.line_start = false;
+                    i += p;
+                }
+                _ => {}
+            }
+            self.byte(data[i]);
+            i += 1;
         }
     }
 
@@ -95,7 +177,14 @@ impl<R: BufRead> Splitter<R> {
 
     /// Ends the current piece here (the next byte starts a new one).
     fn cut(&mut self) {
-        let piece = std::mem::take(&mut self.cur);
+        let capacity = (self.cur.bytes.len() + 1024).min(self.limit);
+        let piece = std::mem::replace(
+            &mut self.cur,
+            RawGame {
+                bytes: Vec::with_capacity(capacity),
+                oversized: None,
+            },
+        );
         self.size = 0;
         self.has_movetext = false;
         self.depth = 0;
@@ -191,34 +280,6 @@ impl<R: BufRead> Splitter<R> {
             }
         }
     }
-
-    /// Reads until at least one piece is ready or the input ends.
-    fn fill(&mut self) -> io::Result<()> {
-        while self.ready.is_empty() && !self.eof {
-            let data = self.reader.fill_buf()?;
-            if data.is_empty() {
-                self.eof = true;
-                if self.mode == Mode::Normal && (self.word_len > 0 || self.word_long) {
-                    self.end_word();
-                }
-                self.cut();
-                break;
-            }
-            let data = data.to_vec();
-            let mut from = 0;
-            if self.first {
-                self.first = false;
-                if data.starts_with(BOM) {
-                    from = BOM.len();
-                }
-            }
-            for &b in &data[from..] {
-                self.byte(b);
-            }
-            self.reader.consume(data.len());
-        }
-        Ok(())
-    }
 }
 
 impl<R: BufRead> Iterator for Splitter<R> {
@@ -229,7 +290,7 @@ impl<R: BufRead> Iterator for Splitter<R> {
             self.eof = true;
             return Some(Err(e));
         }
-        self.ready.pop_front().map(Ok)
+        self.scan.ready.pop_front().map(Ok)
     }
 }
 
@@ -359,7 +420,10 @@ mod tests {
 
     #[test]
     fn oversized_games_keep_their_beginning() {
-        let text = format!("[Event \"big\"]\n1. e4 {{{}}} e5 *\n[Event \"next\"]\n1. d4 *", "x".repeat(100));
+        let text = format!(
+            "[Event \"big\"]\n1. e4 {{{}}} e5 *\n[Event \"next\"]\n1. d4 *",
+            "x".repeat(100)
+        );
         let raw: Vec<RawGame> = Splitter::with_limit(text.as_bytes(), 40)
             .map(Result::unwrap)
             .collect();
