@@ -528,3 +528,66 @@ fn check_pgn_uses_the_shared_reader() {
     );
     assert_eq!(v["turn"], "black");
 }
+
+/// The audit's verdict on a loss on time is the checker's: `arbiter check` on the final
+/// position gives the same `flag` result.
+#[test]
+fn time_forfeit_verdicts_agree_with_the_checkers_flag() {
+    use rules_arbiter::rules::{self, CheckOptions, Game, SolverBudget};
+    let labelled = std::fs::read_to_string(data("cha/lichess.txt")).unwrap();
+    let lines: Vec<&str> = labelled
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .collect();
+    // Every draw-labelled position for the side to move's opponent, and a spread of others.
+    let sample: Vec<&str> = lines
+        .iter()
+        .enumerate()
+        .filter(|(i, l)| {
+            let white_to_move = l[3..].split_whitespace().nth(1) == Some("w");
+            let opponent = if white_to_move {
+                l.as_bytes()[1]
+            } else {
+                l.as_bytes()[0]
+            };
+            opponent == b'-' || i % 997 == 0
+        })
+        .map(|(_, l)| *l)
+        .collect();
+    assert!(sample.len() > 60);
+    for line in sample {
+        let fen = line[3..].trim();
+        let white_to_move = fen.split_whitespace().nth(1) == Some("w");
+        let result = if white_to_move { "0-1" } else { "1-0" };
+        let text = format!(
+            "[Result \"{result}\"]\n[FEN \"{fen}\"]\n[Termination \"Time forfeit\"]\n\n{result}\n"
+        );
+        let j = &audit(&text)[0];
+        let audit_says = j
+            .findings
+            .iter()
+            .find_map(|f| f.expected.clone())
+            .unwrap_or_else(|| result.to_string());
+        let report = rules::check(
+            &Game::new(Some(fen)).unwrap(),
+            None,
+            CheckOptions {
+                budget: SolverBudget(None),
+                skip_solver: false,
+            },
+        );
+        let flag = if white_to_move {
+            &report.flag.white
+        } else {
+            &report.flag.black
+        };
+        // Once the game is over on the board, the report's flag repeats the result (or is null
+        // for a side that has already won); the audit judges the result against the board.
+        let checker_says = match (&report.outcome, flag) {
+            (Some(o), _) => o.result.clone(),
+            (None, Some(r)) => r.clone(),
+            (None, None) => panic!("{fen}: undecided"),
+        };
+        assert_eq!(audit_says, checker_says, "{fen}: {:#?}", j.findings);
+    }
+}
