@@ -131,8 +131,11 @@ fn main() {
         .filter(|a| !a.starts_with("--"))
         .collect();
     let Some(path) = args.first() else {
-        eprintln!("usage: cargo bench --bench gen_games -- OUT.pgn [GAMES] [SEED]");
-        std::process::exit(2);
+        // `cargo bench` runs every bench without arguments: this one only generates on request.
+        eprintln!(
+            "gen_games: nothing to do (usage: cargo bench --bench gen_games -- OUT.pgn [GAMES] [SEED])"
+        );
+        return;
     };
     let games: usize = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(100_000);
     let seed: u64 = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(2024);

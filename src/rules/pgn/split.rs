@@ -241,7 +241,9 @@ impl Scan {
                 self.push(b);
             }
             Mode::Normal => {
-                if !is_delimiter(b) && !(b == b'%' && line_start && self.word_len == 0) {
+                // A `%` opening a line is an escape line, not the start of a word.
+                let escape = b == b'%' && line_start && self.word_len == 0;
+                if !(is_delimiter(b) || escape) {
                     if self.word_len < self.word.len() {
                         self.word[self.word_len] = b;
                         self.word_len += 1;
