@@ -464,7 +464,7 @@ fn cli_json_csv_text_stdin_and_gzip() {
     assert!(text.contains("game 2: info not_standard"), "{text}");
     assert!(text.contains("Audited 2 games"), "{text}");
     assert!(
-        text.contains("Results on time: 1 recorded; 0 stand, 1 wrong"),
+        text.contains("Results on time: 1 recorded; 0 stand, 1 to change"),
         "{text}"
     );
 }

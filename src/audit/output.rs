@@ -107,7 +107,7 @@ pub fn summary(t: &Totals) -> String {
     if on_time > 0 {
         let get = |k: &str| thousands(t.timeouts.get(k).copied().unwrap_or(0) as u64);
         s.push_str(&format!(
-            "Results on time: {} recorded; {} stand, {} wrong (6.9: the opponent could not mate, or could), {} undecided, {} ended on the board before the flag.\n",
+            "Results on time: {} recorded; {} stand, {} to change (6.9: a loss where the opponent could not mate, or a draw where it could), {} undecided, {} ended on the board before the flag.\n",
             thousands(on_time as u64),
             get("upheld"),
             get("wrong"),
