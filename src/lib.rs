@@ -5,9 +5,11 @@
 //! - [`rulebook`]: the Markdown rulebook, loaded into pages and passages.
 //! - [`search`]: tantivy retrieval over the rulebook's passages.
 //! - [`answer`]: questions in, answers with citations and checkable claims out.
+//! - [`audit`]: every game of PGN databases re-judged against the Laws (on [`rules`]).
 //! - front ends: [`cli`], [`server`], [`lsp`], [`regress`].
 
 pub mod answer;
+pub mod audit;
 pub mod cli;
 pub mod lsp;
 pub mod regress;

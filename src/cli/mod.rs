@@ -2,6 +2,7 @@
 //! libraries never print.
 
 pub mod ask;
+pub mod audit;
 pub mod check;
 
 use std::path::PathBuf;
@@ -76,7 +77,8 @@ pub struct PositionArgs {
     /// ("e4 e5 Nf3" or "1. e4 e5 2. Nf3"; move numbers are ignored).
     #[arg(long)]
     pub moves: Option<String>,
-    /// A PGN file: its first game is replayed (its [FEN] tag is honoured).
+    /// A PGN file: its first game is replayed (its [FEN] and [Variant] tags are honoured;
+    /// `arbiter audit` judges every game of a file).
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
 }
@@ -88,10 +90,7 @@ impl PositionArgs {
         move_text: Option<String>,
     ) -> anyhow::Result<crate::answer::CheckRequest> {
         let pgn = match &self.pgn {
-            Some(path) => Some(
-                std::fs::read_to_string(path)
-                    .with_context(|| format!("reading {}", path.display()))?,
-            ),
+            Some(path) => Some(read_pgn_file(path)?),
             None => None,
         };
         Ok(crate::answer::CheckRequest {
@@ -105,6 +104,23 @@ impl PositionArgs {
 
 /// Longest `--batch` line read (bytes): the HTTP API's body limit.
 pub const MAX_LINE_BYTES: usize = crate::server::MAX_BODY_BYTES;
+/// A PGN file as text: UTF-8 (with or without a byte-order mark) or Windows-1252, the
+/// fallback said on stderr. A file with no game in it is an error, not the start position.
+pub fn read_pgn_file(path: &std::path::Path) -> anyhow::Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let (text, encoding) = crate::rules::pgn::decode::decode_owned(bytes);
+    if encoding != crate::rules::pgn::Encoding::Utf8 {
+        eprintln!(
+            "note: {} is not UTF-8; it was read as {}",
+            path.display(),
+            encoding.name()
+        );
+    }
+    if crate::rules::pgn::read_games(&text).games.is_empty() {
+        anyhow::bail!("{} holds no PGN game", path.display());
+    }
+    Ok(text)
+}
 
 /// The `--batch` loop shared by `check` and `ask`: one JSON request per stdin line, one JSON
 /// result (or `{"error": …}`) per stdout line, in order. Lines are read as bytes, at most
@@ -222,6 +238,10 @@ pub enum Command {
     /// Report on a position or game: legal moves, castling, e.p., mate, repetition, 50/75,
     /// dead position and the flag, each verdict with its article.
     Check(check::CheckArgs),
+    /// Re-judge every game of PGN files (plain, .gz, .zst, or stdin) against the Laws: illegal
+    /// moves, results the board contradicts, losses on time where the opponent could not mate,
+    /// moves after the end, missed claims, variants.
+    Audit(audit::AuditArgs),
     /// Ask a rules question, optionally about a position or game.
     Ask(ask::AskArgs),
     /// Re-check claims about a position (JSON: {"fen", "moves", "claims": [...]}, from a file or stdin).
@@ -320,6 +340,7 @@ impl ServeLimits {
 pub fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Check(args) => check::run(args),
+        Command::Audit(args) => audit::run(args),
         Command::Ask(args) => ask::run(args),
         Command::Verify(args) => ask::run_verify(args),
         Command::Search(args) => ask::run_search(args),

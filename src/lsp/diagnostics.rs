@@ -12,17 +12,14 @@ use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
-use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{
-    CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Position, Setup,
-};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position};
 
 use super::movetext::{GameText, MoveToken, PgnText, Severity, Span, is_result, normalise_result};
 use crate::rules::RulesError;
 use crate::rules::describe::{capitalised, role_name};
-use crate::rules::game::{move_number, parse_fen};
+use crate::rules::game::move_number;
 use crate::rules::legality::MoveRejection;
 use crate::rules::notation::{move_with_capture_mark_flipped, normalise_san, resolve_move};
 use crate::rules::winnability::{SolverBudget, winnability};
@@ -66,106 +63,62 @@ pub struct Start {
     pub warnings: Vec<Finding>,
 }
 
-/// Reads the `[Variant]`, `[FEN]` and `[SetUp]` tags. Chess960 comes from the variant tag or
-/// from X-FEN/Shredder castling letters in the FEN.
+/// Reads the `[Variant]`, `[FEN]` and `[SetUp]` tags with the shared PGN reader's
+/// [`crate::rules::pgn::start_position`]: Chess960 comes from the variant tag or from
+/// X-FEN/Shredder castling letters in the FEN; any other variant is not checked.
 pub fn start_position(game: &GameText) -> Result<Start, Finding> {
-    let chess960 = match game.tag("Variant") {
-        None => false,
-        Some(tag) => {
-            let v = tag.value.trim().to_ascii_lowercase();
-            if matches!(
-                v.as_str(),
-                "" | "standard" | "chess" | "normal" | "from position" | "fromposition"
-            ) {
-                false
-            } else if v.contains("960") || v.contains("fischer") {
-                true
-            } else {
-                return Err(Finding::new(
-                    tag.value_span.clone(),
-                    Severity::Information,
-                    "variant",
-                    None,
-                    format!(
-                        "the variant {:?} is not chess under the FIDE Laws, so this game is not checked",
-                        tag.value
-                    ),
-                ));
-            }
+    let variant = game.tag("Variant");
+    let fen = game.tag("FEN");
+    match crate::rules::pgn::start_position(
+        variant.map(|t| t.value.as_str()),
+        fen.map(|t| t.value.as_str()),
+    ) {
+        Ok(start) => {
+            let span = fen.map(|t| t.value_span.clone()).unwrap_or_default();
+            let warnings = start
+                .warnings
+                .into_iter()
+                .map(|n| {
+                    let article = if n.contains("3.8.2.1") {
+                        Some("3.8.2.1")
+                    } else if n.contains("3.7.3.1") {
+                        Some("3.7.3.1")
+                    } else {
+                        None
+                    };
+                    Finding::new(span.clone(), Severity::Warning, "fen", article, n)
+                })
+                .collect();
+            Ok(Start {
+                pos: start.pos,
+                mode: start.mode,
+                warnings,
+            })
         }
-    };
-    let Some(tag) = game.tag("FEN") else {
-        let mode = if chess960 {
-            CastlingMode::Chess960
-        } else {
-            CastlingMode::Standard
-        };
-        let pos = Chess::from_setup(Setup::default(), mode).unwrap_or_default();
-        return Ok(Start {
-            pos,
-            mode,
-            warnings: Vec::new(),
-        });
-    };
-    let (pos, mode, notes) = parse_fen(&tag.value).map_err(|e| {
-        let article = matches!(e, RulesError::IllegalPosition { .. }).then_some("3.10.3");
-        Finding::new(
-            tag.value_span.clone(),
-            Severity::Error,
-            "fen",
-            article,
-            format!("the FEN tag cannot be used: {e}"),
-        )
-    })?;
-    let warnings: Vec<Finding> = notes
-        .into_iter()
-        .map(|n| {
-            let article = if n.contains("3.8.2.1") {
-                Some("3.8.2.1")
-            } else if n.contains("3.7.3.1") {
-                Some("3.7.3.1")
-            } else {
-                None
-            };
-            Finding::new(tag.value_span.clone(), Severity::Warning, "fen", article, n)
-        })
-        .collect();
-    if chess960 && mode == CastlingMode::Standard {
-        // KQkq in a Chess960 game means the outermost rooks (X-FEN).
-        if let Ok(fen) = tag.value.trim().parse::<Fen>() {
-            let pos960 = match Chess::from_setup(fen.into_setup(), CastlingMode::Chess960) {
-                // The rights the standard reading dropped are valid here.
-                Ok(p) => Some((
-                    p,
-                    warnings
-                        .iter()
-                        .filter(|w| w.article.as_deref() != Some("3.8.2.1"))
-                        .cloned()
-                        .collect(),
-                )),
-                Err(e) => e
-                    .ignore_invalid_castling_rights()
-                    .ok()
-                    .map(|p| (p, warnings.clone())),
-            };
-            if let Some((p, warnings)) = pos960 {
-                return Ok(Start {
-                    pos: p,
-                    mode: CastlingMode::Chess960,
-                    warnings,
-                });
-            }
+        Err(crate::rules::pgn::StartError::NotStandard { .. }) => {
+            let tag = variant.expect("only a variant tag makes a game not standard");
+            Err(Finding::new(
+                tag.value_span.clone(),
+                Severity::Information,
+                "variant",
+                None,
+                format!(
+                    "the variant {:?} is not chess under the FIDE Laws, so this game is not checked",
+                    tag.value
+                ),
+            ))
+        }
+        Err(crate::rules::pgn::StartError::Fen(e)) => {
+            let article = matches!(e, RulesError::IllegalPosition { .. }).then_some("3.10.3");
+            Err(Finding::new(
+                fen.map(|t| t.value_span.clone()).unwrap_or_default(),
+                Severity::Error,
+                "fen",
+                article,
+                format!("the FEN tag cannot be used: {e}"),
+            ))
         }
     }
-    Ok(Start {
-        pos,
-        mode: if chess960 {
-            CastlingMode::Chess960
-        } else {
-            mode
-        },
-        warnings,
-    })
 }
 
 /// "12. Nf3" or "12...Nf6": the move as a scoresheet would show it.
