@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 use pgn_reader::{Nag, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 
 use super::error::RulesError;
-use super::game::Game;
+use super::game::{Game, is_chess960_variant};
 
 /// One game as written in the PGN, before its moves are checked.
 #[derive(Debug, Clone, Default)]
@@ -29,9 +29,11 @@ impl PgnGame {
         self.tag("FEN")
     }
 
-    /// Replays the main line; an illegal move names its ply and reason.
+    /// Replays the main line; an illegal move names its ply and reason. A Chess960
+    /// `[Variant]` tag selects Chess960 castling.
     pub fn to_game(&self) -> Result<Game, RulesError> {
-        Game::from_moves(self.start_fen(), &self.moves)
+        let chess960 = self.tag("Variant").is_some_and(is_chess960_variant);
+        Game::from_moves_in(self.start_fen(), &self.moves, chess960)
     }
 }
 
