@@ -84,7 +84,7 @@ const TOPIC_WORDS: &[(Topic, &[&str])] = &[
         Topic::Repetition,
         &[
             "fivefold", "5fold", "5-fold", "threefold", "3fold", "3-fold", "three fold", "repetit",
-            "repeat", "same position", "perpetual",
+            "repeat", "same position", "perpetual", "three times", "3 times",
         ],
     ),
     (
@@ -105,7 +105,7 @@ const TOPIC_WORDS: &[(Topic, &[&str])] = &[
         &[
             "flag", "time out", "timeout", "run out of time", "ran out of time",
             "runs out of time", "lose on time", "lost on time", "out of time", "my time ran",
-            "time runs out", "overstep",
+            "time runs out", "overstep", "timed out", "time-out",
         ],
     ),
     (Topic::Resignation, &["resign"]),
@@ -114,7 +114,8 @@ const TOPIC_WORDS: &[(Topic, &[&str])] = &[
         &[
             "dead position", "dead draw", "insufficient", "can anyone mate", "can anybody mate",
             "can either side mate", "mate possible", "possible to mate", "anyone still mate",
-            "can still mate", "can't mate", "cannot mate", "dead",
+            "can still mate", "can't mate", "cannot mate", "dead", "still win", "can he win",
+            "can she win", "still checkmate", "mating material", "enough material",
         ],
     ),
     (Topic::Stalemate, &["stalemat", "stalmate", "no legal move"]),

@@ -359,7 +359,22 @@ fn asker_by_played(played: &Played) -> Option<(Side, Evidence)> {
 /// in its sentence ("if **his** flag falls", "can **Black** castle", "the **player with king
 /// and bishop** flagged"), or one named right after it ("castling for **Black**").
 pub fn subject(lower: &str, verbs: &[&str]) -> Option<Actor> {
-    let at = verbs.iter().filter_map(|v| lower.find(v)).min()?;
+    // The verb of the question sentence, if one has it ("White castled. Can Black castle?").
+    let mut found: Vec<usize> = verbs
+        .iter()
+        .flat_map(|v| lower.match_indices(v).map(|(i, _)| i))
+        .collect();
+    found.sort_unstable();
+    let in_question = |i: &usize| {
+        lower[*i..]
+            .find(['.', '?', '!', ';', '\n'])
+            .is_some_and(|end| lower[*i + end..].starts_with('?'))
+    };
+    let at = found
+        .iter()
+        .copied()
+        .find(in_question)
+        .or(found.first().copied())?;
     let start = lower[..at].rfind(['.', '?', '!', ';', '\n']).map_or(0, |i| i + 1);
     let before = &lower[start..at];
     if let Some(a) = last_actor(before) {
@@ -468,6 +483,10 @@ mod tests {
             ]))
         );
         assert_eq!(subject(" who wins when the flag falls? ", &["flag"]), None);
+        assert_eq!(
+            subject(" white castled. can black castle now? ", &["castl"]),
+            Some(Actor::Black)
+        );
         assert_eq!(
             subject(" the side to move flagged ", &["flag"]),
             Some(Actor::ToMove)

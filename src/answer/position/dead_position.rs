@@ -40,10 +40,10 @@ impl PositionRuling for DeadPosition {
 
     fn applies(&self, ask: &PositionAsk) -> bool {
         let r = ask.report;
+        let dead = r.dead_position == Some(true);
         ask.topic == Topic::DeadPosition
             || ask.topic == Topic::General
-                && ask.asks_result()
-                && r.dead_position == Some(true)
+                && (ask.asks_to_play_on() || ask.asks_result() && dead)
                 && !r.checkmate
                 && !r.stalemate
     }

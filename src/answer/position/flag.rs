@@ -75,7 +75,8 @@ fn flagged_sides(ask: &PositionAsk, actor: Option<&Actor>) -> Resolved {
     };
     match actor {
         None => Resolved::both(Some(format!(
-            "Only the clock of the side to move runs, and here that is {}'s.",
+            "{} is to move, so only {}'s clock is running.",
+            side_name(mover),
             side_name(mover)
         ))),
         Some(a) => match ask.actors.side_of(a) {

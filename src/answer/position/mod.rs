@@ -90,9 +90,7 @@ impl PositionAsk<'_> {
             "carry on",
             "go on",
             "still play",
-            "game over",
-            "is it over",
-            "game still",
+            "stop playing",
         ])
     }
 }
@@ -124,6 +122,7 @@ const RESULT_WORDS: &[&str] = &[
     "no moves",
     "no legal move",
     "is it over",
+    "game over",
 ];
 
 /// What a ruling decides: the decision sentence first, then the detail, with the claims the
@@ -231,7 +230,7 @@ fn push_sentence(text: &mut String, sentence: &str) {
         return;
     }
     if !text.is_empty() {
-        if !text.ends_with(['.', '!', '?', ')']) {
+        if !text.ends_with(['.', '!', '?']) && !text.ends_with(".)") {
             text.push('.');
         }
         text.push(' ');
