@@ -37,7 +37,7 @@ impl PositionRuling for Castling {
                 not_to_move(ask, side, wing, &mut ruled)
             });
         }
-        ruled.decision = parts.join(" ");
+        ruled.decision = merged(&parts).unwrap_or_else(|| parts.join(" "));
         if side == ask.mover() && (ask.report.in_check || ask.mentions(&["check"])) {
             ruled.claim(ask.claim(ClaimSubject::InCheck));
         }
@@ -49,6 +49,19 @@ impl PositionRuling for Castling {
         }
         ruled
     }
+}
+
+/// One sentence for both wings when they have the same answer for the same reason ("No: White
+/// has lost the right to castle on both sides for good: the king moved…").
+fn merged(parts: &[String]) -> Option<String> {
+    let [short, long] = parts else {
+        return None;
+    };
+    let plain = |s: &str| {
+        s.replace(wing_words(Wing::Kingside), "")
+            .replace(wing_words(Wing::Queenside), "")
+    };
+    (plain(short) == plain(long)).then(|| short.replace(wing_words(Wing::Kingside), "on both sides"))
 }
 
 fn wing_words(wing: Wing) -> &'static str {
@@ -92,10 +105,7 @@ fn to_move(ask: &PositionAsk, side: Side, wing: Wing, ruled: &mut Ruled) -> Stri
     let sentence = if st.legal {
         format!("Yes: {}.", reason.trim_end_matches('.'))
     } else if !st.right {
-        format!(
-            "No: {name} can no longer castle {}. {reason}",
-            wing_words(wing)
-        )
+        format!("No: {}.", reason.trim_end_matches('.'))
     } else {
         format!(
             "Not right now: {name} keeps the right to castle {}, but {}",
@@ -117,11 +127,7 @@ fn not_to_move(ask: &PositionAsk, side: Side, wing: Wing, ruled: &mut Ruled) -> 
     claims(ask, ruled, side, wing);
     if !st.right {
         cite_and_mark(ruled, st);
-        return format!(
-            "No: {name} can no longer castle {}. {}",
-            wing_words(wing),
-            reasons_text(st)
-        );
+        return format!("No: {}.", reasons_text(st).trim_end_matches('.'));
     }
     ruled.deciding.push("3.8.2.1".into());
     let now = format!(

@@ -152,13 +152,15 @@ fn going_on(ask: &PositionAsk, asked: Asked) -> Ruled {
             if n == 1 { "" } else { "s" }
         ),
         (Asked::Checkmate, false) => format!(
-            "No, it is not checkmate: {}, with {n} legal moves.",
-            r.check.reason
+            "No, it is not checkmate: {}, with {n} legal move{}.",
+            r.check.reason,
+            if n == 1 { "" } else { "s" }
         ),
         (Asked::Result, _) => format!(
-            "Not yet: the game goes on. {} is to move and is not checkmated or stalemated ({}, {n} legal moves).",
+            "Not yet: the game goes on. {} is to move and is not checkmated or stalemated ({}; {n} legal move{}).",
             side_name(ask.mover()),
-            r.check.reason
+            r.check.reason,
+            if n == 1 { "" } else { "s" }
         ),
     })
 }

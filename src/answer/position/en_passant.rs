@@ -38,6 +38,11 @@ impl PositionRuling for EnPassant {
         for san in &info.captures_san {
             ruled.claim(ask.claim(ClaimSubject::EnPassant { mv: san.clone() }));
         }
+        // The claim the decision rests on leads: an available capture after "Yes".
+        let yes = ruled.decision.starts_with("Yes");
+        ruled
+            .claims
+            .sort_by_key(|c| c.value != serde_json::Value::Bool(yes));
         ruled.marks.extend(info.target.iter().cloned());
         ruled.cite(["3.7.3.1", "3.7.3.2"]);
         ruled

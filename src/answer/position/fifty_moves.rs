@@ -46,7 +46,9 @@ impl PositionRuling for FiftyMoves {
         let f = &ask.report.fifty_moves;
         let turn = capitalised(ask.game.current().turn());
         let seventy_five_asked = ask.mentions(&["seventy", "75"]);
-        let mut ruled = Ruled::new(if f.seventy_five {
+        let mut ruled = Ruled::new(if f.seventy_five && ask.asks_to_play_on() {
+            format!("No, the game is over: {}", f.reason)
+        } else if f.seventy_five {
             format!("Yes, the game is already drawn: {}", f.reason)
         } else if seventy_five_asked {
             format!(

@@ -91,6 +91,8 @@ impl PositionAsk<'_> {
             "go on",
             "still play",
             "stop playing",
+            "still on",
+            "still going",
         ])
     }
 }
@@ -214,6 +216,9 @@ pub fn compose(ask: &PositionAsk, ruled: &Ruled) -> String {
                 &format!("Note: the game is already over — {}.", o.explanation),
             );
         }
+    }
+    if !text.ends_with(['.', '!', '?']) {
+        text.push('.');
     }
     if !ask.report.warnings.is_empty() {
         push_sentence(

@@ -75,7 +75,9 @@ impl PositionRuling for Repetition {
 
 fn fivefold(ask: &PositionAsk) -> Ruled {
     let r = &ask.report.repetition;
-    let mut ruled = Ruled::new(if r.fivefold {
+    let mut ruled = Ruled::new(if r.fivefold && ask.asks_to_play_on() {
+        format!("No, the game is over: {}", r.reason)
+    } else if r.fivefold {
         format!("Yes: {}", r.reason)
     } else {
         format!(
