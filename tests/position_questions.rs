@@ -167,11 +167,19 @@ fn reverify(c: &Case, claims: &[Claim], played: &[String]) -> Vec<String> {
 #[test]
 fn position_questions_are_answered_and_verified() {
     let cases = cases();
-    assert!(cases.len() >= 120, "only {} position questions", cases.len());
+    assert!(
+        cases.len() >= 120,
+        "only {} position questions",
+        cases.len()
+    );
     let mut names = std::collections::HashSet::new();
     let mut failures = Vec::new();
     for c in &cases {
-        assert!(names.insert(c.name.clone()), "duplicate case name {}", c.name);
+        assert!(
+            names.insert(c.name.clone()),
+            "duplicate case name {}",
+            c.name
+        );
         assert!(
             c.fen.is_some() || c.moves.is_some() || c.pgn.is_some(),
             "{}: a position question needs a position",
@@ -179,7 +187,12 @@ fn position_questions_are_answered_and_verified() {
         );
         let problems = check(c);
         if !problems.is_empty() {
-            failures.push(format!("{} ({}):\n  {}", c.name, c.question, problems.join("\n  ")));
+            failures.push(format!(
+                "{} ({}):\n  {}",
+                c.name,
+                c.question,
+                problems.join("\n  ")
+            ));
         }
     }
     println!(

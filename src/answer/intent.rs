@@ -83,39 +83,98 @@ const TOPIC_WORDS: &[(Topic, &[&str])] = &[
     (
         Topic::Repetition,
         &[
-            "fivefold", "5fold", "5-fold", "threefold", "3fold", "3-fold", "three fold", "repetit",
-            "repeat", "same position", "perpetual", "three times", "3 times",
+            "fivefold",
+            "5fold",
+            "5-fold",
+            "threefold",
+            "3fold",
+            "3-fold",
+            "three fold",
+            "repetit",
+            "repeat",
+            "same position",
+            "perpetual",
+            "three times",
+            "3 times",
         ],
     ),
     (
         Topic::FiftyMoves,
         &[
-            "fifty", "50 move", "50-move", "50 moves", "seventy", "75 move", "75-move", "75 moves",
-            "75th", "without a capture", "without capturing", "no capture or pawn",
-            "no pawn move", "without a pawn move", "without moving a pawn",
+            "fifty",
+            "50 move",
+            "50-move",
+            "50 moves",
+            "seventy",
+            "75 move",
+            "75-move",
+            "75 moves",
+            "75th",
+            "without a capture",
+            "without capturing",
+            "no capture or pawn",
+            "no pawn move",
+            "without a pawn move",
+            "without moving a pawn",
         ],
     ),
     (
         Topic::EnPassant,
-        &["en passant", "e.p.", " ep ", "enpassant", "en passent", "passant"],
+        &[
+            "en passant",
+            "e.p.",
+            " ep ",
+            "enpassant",
+            "en passent",
+            "passant",
+        ],
     ),
-    (Topic::Castling, &["castl", "o-o", "0-0", " castel", "casling"]),
+    (
+        Topic::Castling,
+        &["castl", "o-o", "0-0", " castel", "casling"],
+    ),
     (
         Topic::Flag,
         &[
-            "flag", "time out", "timeout", "run out of time", "ran out of time",
-            "runs out of time", "lose on time", "lost on time", "out of time", "my time ran",
-            "time runs out", "overstep", "timed out", "time-out",
+            "flag",
+            "time out",
+            "timeout",
+            "run out of time",
+            "ran out of time",
+            "runs out of time",
+            "lose on time",
+            "lost on time",
+            "out of time",
+            "my time ran",
+            "time runs out",
+            "overstep",
+            "timed out",
+            "time-out",
         ],
     ),
     (Topic::Resignation, &["resign"]),
     (
         Topic::DeadPosition,
         &[
-            "dead position", "dead draw", "insufficient", "can anyone mate", "can anybody mate",
-            "can either side mate", "mate possible", "possible to mate", "anyone still mate",
-            "can still mate", "can't mate", "cannot mate", "dead", "still win", "can he win",
-            "can she win", "still checkmate", "mating material", "enough material",
+            "dead position",
+            "dead draw",
+            "insufficient",
+            "can anyone mate",
+            "can anybody mate",
+            "can either side mate",
+            "mate possible",
+            "possible to mate",
+            "anyone still mate",
+            "can still mate",
+            "can't mate",
+            "cannot mate",
+            "dead",
+            "still win",
+            "can he win",
+            "can she win",
+            "still checkmate",
+            "mating material",
+            "enough material",
         ],
     ),
     (Topic::Stalemate, &["stalemat", "stalmate", "no legal move"]),
@@ -157,8 +216,15 @@ pub fn understand(question: &str) -> Intent {
         opponent: has(
             &q,
             &[
-                "opponent", "my rival", "the other player", "he flag", "she flag", "they flag",
-                "his flag", "her flag", "their flag",
+                "opponent",
+                "my rival",
+                "the other player",
+                "he flag",
+                "she flag",
+                "they flag",
+                "his flag",
+                "her flag",
+                "their flag",
             ],
         ),
         wing: wing_asked(&q),
@@ -172,7 +238,8 @@ fn topic_of(q: &str, mv: Option<&str>, legality_words: bool) -> Topic {
     if let Some((topic, _)) = TOPIC_WORDS.iter().find(|(_, words)| has(q, words)) {
         return *topic;
     }
-    let promotion_move = mv.is_some_and(|m| m.contains('=') || m.ends_with(['Q', 'R', 'B', 'N', 'K']));
+    let promotion_move =
+        mv.is_some_and(|m| m.contains('=') || m.ends_with(['Q', 'R', 'B', 'N', 'K']));
     if promotion_move && has(q, &["legal", "allowed", "promot", "can i"]) {
         Topic::MoveLegality
     } else if has(q, &["checkmat", "mate", "mated"]) {
@@ -192,10 +259,20 @@ fn topic_of(q: &str, mv: Option<&str>, legality_words: bool) -> Topic {
 fn wing_asked(q: &str) -> Option<Wing> {
     let long = has(
         q,
-        &["queenside", "queen side", "queen's side", "long", "o-o-o", "0-0-0", "a-side"],
+        &[
+            "queenside",
+            "queen side",
+            "queen's side",
+            "long",
+            "o-o-o",
+            "0-0-0",
+            "a-side",
+        ],
     );
-    let short = has(q, &["kingside", "king side", "king's side", "short", "h-side"])
-        || q.replace("o-o-o", "").contains("o-o")
+    let short = has(
+        q,
+        &["kingside", "king side", "king's side", "short", "h-side"],
+    ) || q.replace("o-o-o", "").contains("o-o")
         || q.replace("0-0-0", "").contains("0-0");
     match (short, long) {
         (true, false) => Some(Wing::Kingside),

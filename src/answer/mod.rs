@@ -216,10 +216,10 @@ impl Arbiter {
     }
 
     fn game(&self, req: &CheckRequest) -> Result<Game, AnswerError> {
-        if let Some(p) = &req.pgn {
-            if p.len() > MAX_PGN_BYTES {
-                return Err(AnswerError::PgnTooLarge(p.len()));
-            }
+        if let Some(p) = &req.pgn
+            && p.len() > MAX_PGN_BYTES
+        {
+            return Err(AnswerError::PgnTooLarge(p.len()));
         }
         if let Some(m) = &req.moves {
             let n = m.to_list().len();
@@ -320,10 +320,11 @@ impl Arbiter {
     ) -> Vec<Citation> {
         let mut out: Vec<Citation> = Vec::new();
         let mut push = |c: Option<Citation>| {
-            if let Some(c) = c {
-                if !out.iter().any(|o| o.article == c.article) && out.len() < 5 {
-                    out.push(c);
-                }
+            if let Some(c) = c
+                && !out.iter().any(|o| o.article == c.article)
+                && out.len() < 5
+            {
+                out.push(c);
             }
         };
         for a in deciding {
@@ -353,7 +354,13 @@ impl Arbiter {
 
     /// A question with a position: the moves it says were played brought into the game, the
     /// checker's report, the first position ruling that applies, composed decision first.
-    fn position_answer(&self, question: &str, frame: &Frame, mut game: Game, hits: &[Hit]) -> Answer {
+    fn position_answer(
+        &self,
+        question: &str,
+        frame: &Frame,
+        mut game: Game,
+        hits: &[Hit],
+    ) -> Answer {
         let played = position::played::apply(question, &mut game);
         let tested_move = frame.intent.mv.clone().filter(|m| !played.includes(m));
         let topic = match frame.intent.topic {

@@ -132,10 +132,10 @@ pub fn parse_fen_in(
     };
     let mut warnings = Vec::new();
     let setup = fen.into_setup();
-    if mode == CastlingMode::Standard {
-        if let Some((pos, notes)) = x_fen_chess960(&setup, castling_field) {
-            return Ok((pos, CastlingMode::Chess960, notes));
-        }
+    if mode == CastlingMode::Standard
+        && let Some((pos, notes)) = x_fen_chess960(&setup, castling_field)
+    {
+        return Ok((pos, CastlingMode::Chess960, notes));
     }
     let pos = match Chess::from_setup(setup, mode) {
         Ok(p) => p,

@@ -81,24 +81,23 @@ pub fn parse_move_text(text: &str) -> Result<ParsedMove, String> {
     // A capital piece letter means a piece (C.2), so "B7c5" is a bishop from the seventh rank,
     // not the UCI move b7c5; SAN that does not parse ("B2B4") is still read as UCI below.
     let piece_first = trimmed.starts_with(['K', 'Q', 'R', 'B', 'N']);
-    if piece_first {
-        if let Some(san) = normalise_san(trimmed).and_then(|t| San::from_ascii(t.as_bytes()).ok()) {
-            return Ok(ParsedMove::San(san));
-        }
+    if piece_first
+        && let Some(san) = normalise_san(trimmed).and_then(|t| San::from_ascii(t.as_bytes()).ok())
+    {
+        return Ok(ParsedMove::San(san));
     }
-    if looks_like_uci(trimmed) {
-        if let Ok(uci) = UciMove::from_ascii(trimmed.to_ascii_lowercase().as_bytes()) {
-            return Ok(ParsedMove::Uci(uci));
-        }
+    if looks_like_uci(trimmed)
+        && let Ok(uci) = UciMove::from_ascii(trimmed.to_ascii_lowercase().as_bytes())
+    {
+        return Ok(ParsedMove::Uci(uci));
     }
     let tidy = normalise_san(trimmed).ok_or_else(|| "the move is empty".to_string())?;
     San::from_ascii(tidy.as_bytes())
         .map(ParsedMove::San)
         .map_err(|_| {
-            format!(
-                "this is neither algebraic notation (like Nf3, exd5, O-O, e8=Q; see Appendix C) \
+            "this is neither algebraic notation (like Nf3, exd5, O-O, e8=Q; see Appendix C) \
              nor UCI (like g1f3)"
-            )
+                .to_string()
         })
 }
 

@@ -218,16 +218,19 @@ fn holdings(lower: &str) -> Vec<(Actor, Vec<PieceKind>, bool)> {
         (Actor::Opponent, OPPONENT_HOLDS),
     ] {
         for anchor in anchors {
-            let possessive = matches!(*anchor, "my " | "his " | "her " | "opponent's " | "with my ");
+            let possessive = matches!(
+                *anchor,
+                "my " | "his " | "her " | "opponent's " | "with my "
+            );
             for (i, _) in lower.match_indices(anchor) {
                 if i > 0 && lower.as_bytes()[i - 1].is_ascii_alphabetic() {
                     continue;
                 }
                 let only_before = lower[..i].trim_end().ends_with("only");
-                if let Some((kinds, whole)) = piece_list(&lower[i + anchor.len()..]) {
-                    if !possessive || whole || only_before {
-                        out.push((actor.clone(), kinds, whole || only_before));
-                    }
+                if let Some((kinds, whole)) = piece_list(&lower[i + anchor.len()..])
+                    && (!possessive || whole || only_before)
+                {
+                    out.push((actor.clone(), kinds, whole || only_before));
                 }
             }
         }
@@ -237,11 +240,17 @@ fn holdings(lower: &str) -> Vec<(Actor, Vec<PieceKind>, bool)> {
 
 /// The pieces named after "the player with" / "the side with".
 fn holding_subject(text: &str) -> Option<Vec<PieceKind>> {
-    ["player with ", "side with ", "one with ", "player who has ", "side that has "]
-        .iter()
-        .find_map(|a| text.find(a).map(|i| i + a.len()))
-        .and_then(|i| piece_list(&text[i..]))
-        .map(|(k, _)| k)
+    [
+        "player with ",
+        "side with ",
+        "one with ",
+        "player who has ",
+        "side that has ",
+    ]
+    .iter()
+    .find_map(|a| text.find(a).map(|i| i + a.len()))
+    .and_then(|i| piece_list(&text[i..]))
+    .map(|(k, _)| k)
 }
 
 impl Actors {
@@ -375,7 +384,9 @@ pub fn subject(lower: &str, verbs: &[&str]) -> Option<Actor> {
         .copied()
         .find(in_question)
         .or(found.first().copied())?;
-    let start = lower[..at].rfind(['.', '?', '!', ';', '\n']).map_or(0, |i| i + 1);
+    let start = lower[..at]
+        .rfind(['.', '?', '!', ';', '\n'])
+        .map_or(0, |i| i + 1);
     let before = &lower[start..at];
     if let Some(a) = last_actor(before) {
         return Some(a);
@@ -424,11 +435,17 @@ fn last_actor(text: &str) -> Option<Actor> {
         }
     }
     if let Some(kinds) = holding_subject(text) {
-        let at = ["player with", "side with", "one with", "player who", "side that"]
-            .iter()
-            .filter_map(|p| text.rfind(p))
-            .max()
-            .unwrap_or(0);
+        let at = [
+            "player with",
+            "side with",
+            "one with",
+            "player who",
+            "side that",
+        ]
+        .iter()
+        .filter_map(|p| text.rfind(p))
+        .max()
+        .unwrap_or(0);
         consider(at, Actor::Holding(kinds));
     }
     let words: Vec<(usize, &str)> = text
@@ -443,7 +460,9 @@ fn last_actor(text: &str) -> Option<Actor> {
     for (i, (at, w)) in words.iter().enumerate() {
         let Some(a) = actor_word(w) else { continue };
         // "the black bishop" names a piece's colour, not who acts.
-        let piece_follows = words.get(i + 1).is_some_and(|(_, n)| piece_word(n).is_some());
+        let piece_follows = words
+            .get(i + 1)
+            .is_some_and(|(_, n)| piece_word(n).is_some());
         if matches!(a, Actor::White | Actor::Black) && piece_follows && !w.ends_with("'s") {
             continue;
         }
@@ -457,15 +476,24 @@ mod tests {
     use super::*;
 
     fn actors(q: &str, fen: &str) -> Actors {
-        let pos = crate::rules::Game::new(Some(fen)).unwrap().current().clone();
+        let pos = crate::rules::Game::new(Some(fen))
+            .unwrap()
+            .current()
+            .clone();
         Actors::read(&q.to_lowercase(), &pos, &Played::default())
     }
 
     #[test]
     fn subjects() {
-        assert_eq!(subject(" i ran out of time ", &["out of time"]), Some(Actor::Asker));
+        assert_eq!(
+            subject(" i ran out of time ", &["out of time"]),
+            Some(Actor::Asker)
+        );
         assert_eq!(subject(" his flag fell ", &["flag"]), Some(Actor::Opponent));
-        assert_eq!(subject(" can black castle? ", &["castl"]), Some(Actor::Black));
+        assert_eq!(
+            subject(" can black castle? ", &["castl"]),
+            Some(Actor::Black)
+        );
         assert_eq!(
             subject(" the black bishop covers f1. can i castle? ", &["castl"]),
             Some(Actor::Asker)
@@ -496,7 +524,10 @@ mod tests {
     #[test]
     fn the_asker_from_names_and_material() {
         let fen = "8/8/4k3/8/8/3BK3/8/8 w - - 0 1";
-        let a = actors("Only king and bishop left vs his bare king. Must we play on?", fen);
+        let a = actors(
+            "Only king and bishop left vs his bare king. Must we play on?",
+            fen,
+        );
         assert_eq!(a.asker, Some((Side::White, Evidence::Material)));
         let a = actors("I have a bishop and he has a bare king", fen);
         assert_eq!(a.asker, Some((Side::White, Evidence::Material)));

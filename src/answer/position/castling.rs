@@ -61,7 +61,8 @@ fn merged(parts: &[String]) -> Option<String> {
         s.replace(wing_words(Wing::Kingside), "")
             .replace(wing_words(Wing::Queenside), "")
     };
-    (plain(short) == plain(long)).then(|| short.replace(wing_words(Wing::Kingside), "on both sides"))
+    (plain(short) == plain(long))
+        .then(|| short.replace(wing_words(Wing::Kingside), "on both sides"))
 }
 
 fn wing_words(wing: Wing) -> &'static str {

@@ -28,8 +28,10 @@ impl PositionRuling for CheckMateStalemate {
     }
 
     fn applies(&self, ask: &PositionAsk) -> bool {
-        matches!(ask.topic, Topic::Checkmate | Topic::Stalemate | Topic::Check)
-            || ask.topic == Topic::General && ask.asks_result()
+        matches!(
+            ask.topic,
+            Topic::Checkmate | Topic::Stalemate | Topic::Check
+        ) || ask.topic == Topic::General && ask.asks_result()
     }
 
     fn rule(&self, ask: &PositionAsk) -> Ruled {
@@ -89,10 +91,7 @@ fn checkmate(ask: &PositionAsk, asked: Asked) -> Ruled {
         Asked::Stalemate => format!("No, it is not stalemate: it is checkmate — {reason}"),
         Asked::Result => yes_no(
             answers_whether(ask, result, asker(ask)),
-            &format!(
-                "{} wins: it is checkmate — {reason}",
-                side_name(winner)
-            ),
+            &format!("{} wins: it is checkmate — {reason}", side_name(winner)),
         ),
     });
     ruled.tells_outcome = true;
@@ -175,7 +174,8 @@ fn after_move(ask: &PositionAsk, mv: &str, asked: Asked) -> Ruled {
             let san = san_plus(pos, m);
             let mut after = pos.clone();
             after.play_unchecked(m);
-            let (mate, stale, check) = (after.is_checkmate(), after.is_stalemate(), after.is_check());
+            let (mate, stale, check) =
+                (after.is_checkmate(), after.is_stalemate(), after.is_check());
             let what = if mate {
                 "checkmate"
             } else if stale {

@@ -62,7 +62,10 @@ impl PositionRuling for DeadPosition {
                 format!("Yes: {DEAD}")
             }),
             Some(false) => alive(ask, can_mate),
-            None => Ruled::new(format!("I cannot tell within the time budget: {}", info.reason)),
+            None => Ruled::new(format!(
+                "I cannot tell within the time budget: {}",
+                info.reason
+            )),
         };
         ruled.tells_outcome = ask.report.dead_position == Some(true);
         ruled.claim(ask.claim(ClaimSubject::DeadPosition));
@@ -107,9 +110,10 @@ fn alive(ask: &PositionAsk, can_mate: bool) -> Ruled {
         None
     };
     if let Some((who, line)) = proof {
-        ruled
-            .detail
-            .push(format!("For example, {who} mates after {}.", short_line(line)));
+        ruled.detail.push(format!(
+            "For example, {who} mates after {}.",
+            short_line(line)
+        ));
     }
     ruled
 }

@@ -30,9 +30,10 @@ impl PositionRuling for EnPassant {
         let mut ruled = match (ask.tested_move.as_deref(), asked.is_empty()) {
             (Some(mv), true) => named_move(ask, mv),
             (_, false) => candidates_ruling(ask, &asked),
-            (None, true) => {
-                Ruled::new(format!("No en passant capture is possible now: {}", info.reason))
-            }
+            (None, true) => Ruled::new(format!(
+                "No en passant capture is possible now: {}",
+                info.reason
+            )),
         };
         // Every capture available now is stated, so each gets its claim.
         for san in &info.captures_san {
@@ -65,7 +66,10 @@ struct Candidate {
 impl Candidate {
     /// Whether a move named in the question means this capture ("exd6", "e5xd6", "d6").
     fn fits(&self, mv: &str) -> bool {
-        let m = mv.trim().trim_end_matches(['+', '#', '!', '?']).to_lowercase();
+        let m = mv
+            .trim()
+            .trim_end_matches(['+', '#', '!', '?'])
+            .to_lowercase();
         let m = m.trim_end_matches("e.p.").trim_end_matches("ep").trim();
         let target = self.target.to_string();
         m == target
@@ -100,7 +104,9 @@ fn candidates(ask: &PositionAsk) -> Vec<Candidate> {
         {
             let victim = Square::from_coords(file, fifth);
             let target = Square::from_coords(file, behind);
-            if board.piece_at(victim) != Some(us.other().pawn()) || board.occupied().contains(target) {
+            if board.piece_at(victim) != Some(us.other().pawn())
+                || board.occupied().contains(target)
+            {
                 continue;
             }
             let san = format!("{}x{}", from.file().char(), target);
@@ -125,7 +131,10 @@ fn named_move(ask: &PositionAsk, mv: &str) -> Ruled {
     let yes = c.value == serde_json::Value::Bool(true);
     let info = &ask.report.en_passant_info;
     let mut ruled = Ruled::new(if yes {
-        format!("Yes: {mv} is a legal en passant capture now: {}", info.reason)
+        format!(
+            "Yes: {mv} is a legal en passant capture now: {}",
+            info.reason
+        )
     } else {
         format!(
             "No: {mv} is not an en passant capture here: {}",
@@ -151,7 +160,9 @@ fn candidates_ruling(ask: &PositionAsk, asked: &[&Candidate]) -> Ruled {
     for c in &not {
         ruled.detail.push(why_not(ask, c));
         ruled.claim(ask.claim(ClaimSubject::EnPassant { mv: c.san.clone() }));
-        ruled.marks.extend([c.victim.to_string(), c.target.to_string()]);
+        ruled
+            .marks
+            .extend([c.victim.to_string(), c.target.to_string()]);
     }
     ruled
 }
@@ -206,9 +217,7 @@ fn why_not(ask: &PositionAsk, c: &Candidate) -> String {
     }
     format!(
         "{owner}'s pawn came to {} one square at a time ({from}-{} {when}), so it never passed {} with a two-square advance: en passant needs that advance on the last move (3.7.3.1).",
-        c.victim,
-        c.victim,
-        c.target
+        c.victim, c.victim, c.target
     )
 }
 

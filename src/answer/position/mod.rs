@@ -209,13 +209,13 @@ pub fn compose(ask: &PositionAsk, ruled: &Ruled) -> String {
     for n in &ask.played.notes {
         push_sentence(&mut text, n);
     }
-    if let Some(o) = &ask.report.outcome {
-        if !ruled.tells_outcome {
-            push_sentence(
-                &mut text,
-                &format!("Note: the game is already over — {}.", o.explanation),
-            );
-        }
+    if let Some(o) = &ask.report.outcome
+        && !ruled.tells_outcome
+    {
+        push_sentence(
+            &mut text,
+            &format!("Note: the game is already over — {}.", o.explanation),
+        );
     }
     if !text.ends_with(['.', '!', '?']) {
         text.push('.');
@@ -321,11 +321,21 @@ pub fn answers_whether(ask: &PositionAsk, result: &str, asker: Option<Side>) -> 
     }
     let winner = winner_of(result);
     let asker = asker?;
-    if ask.mentions(&["do i win", "did i win", "can i win", "i win?", "i won?", "have i won"]) {
+    if ask.mentions(&[
+        "do i win",
+        "did i win",
+        "can i win",
+        "i win?",
+        "i won?",
+        "have i won",
+    ]) {
         Some(winner == Some(asker))
-    } else if ask.mentions(&["do i lose", "did i lose", "i lose?", "i lost?", "have i lost"]) {
-        Some(winner == Some(other(asker)))
     } else if ask.mentions(&[
+        "do i lose",
+        "did i lose",
+        "i lose?",
+        "i lost?",
+        "have i lost",
         "does he win",
         "does she win",
         "did he win",

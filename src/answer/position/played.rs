@@ -69,8 +69,19 @@ fn move_token() -> &'static Regex {
 
 /// Words that say a move was made; an actor word just before names who made it.
 const PLAYED_VERBS: &[&str] = &[
-    "played", "moved", "pushed", "made", "went", "took", "captured", "after", "just", "answered",
-    "replied", "responded", "advanced",
+    "played",
+    "moved",
+    "pushed",
+    "made",
+    "went",
+    "took",
+    "captured",
+    "after",
+    "just",
+    "answered",
+    "replied",
+    "responded",
+    "advanced",
 ];
 /// Words that end the stretch of text a played verb governs (a question begins).
 const STOPS: &[&str] = &[
@@ -227,7 +238,10 @@ mod tests {
         assert_eq!(r.len(), 1);
         assert_eq!((r[0].text.as_str(), &r[0].by), ("Qb6", &Some(Actor::Asker)));
         let r = reported("He just played d7-d5. Can I take en passant?");
-        assert_eq!((r[0].text.as_str(), &r[0].by), ("d7-d5", &Some(Actor::Opponent)));
+        assert_eq!(
+            (r[0].text.as_str(), &r[0].by),
+            ("d7-d5", &Some(Actor::Opponent))
+        );
         assert!(reported("Is Qb6 legal?").is_empty());
         assert!(reported("If I play Qb6, is it mate?").is_empty());
         let r = reported("After 12...d5, can I take e.p.?");
@@ -244,7 +258,10 @@ mod tests {
         assert_eq!(p.moves[0].color, Some(Side::White));
         let mut g = Game::new(Some("k7/8/8/1Q6/8/8/8/6K1 w - - 0 1")).unwrap();
         let p = apply("I played Qb6. Is it checkmate?", &mut g);
-        assert_eq!((g.plies.len(), p.added.as_slice()), (1, &["Qb6".to_string()][..]));
+        assert_eq!(
+            (g.plies.len(), p.added.as_slice()),
+            (1, &["Qb6".to_string()][..])
+        );
         let mut g = Game::from_moves(None, &["e4"]).unwrap();
         let p = apply("He played Qh5. Is it check?", &mut g);
         assert_eq!((g.plies.len(), p.notes.len()), (1, 1));

@@ -20,10 +20,12 @@ fn is_promotion(mv: &str) -> bool {
 /// The piece the question wants the pawn to become, as a SAN letter: the first piece named
 /// after "promote", "become", "turn into"…
 fn piece_asked(ask: &PositionAsk) -> Option<char> {
-    let start = ["promot", "becom", "turn", "into a", "choose", "instead", "make a", "get a"]
-        .iter()
-        .filter_map(|w| ask.lower.find(w))
-        .min()?;
+    let start = [
+        "promot", "becom", "turn", "into a", "choose", "instead", "make a", "get a",
+    ]
+    .iter()
+    .filter_map(|w| ask.lower.find(w))
+    .min()?;
     ask.lower[start..]
         .split(|c: char| !c.is_alphanumeric())
         .find_map(|w| match w.trim_end_matches('s') {
@@ -97,7 +99,11 @@ fn by_piece(ask: &PositionAsk) -> Ruled {
                 .collect();
             let mut r = Ruled::new(format!(
                 "Yes: {} {} legal now.",
-                chosen.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" or "),
+                chosen
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" or "),
                 if chosen.len() == 1 { "is" } else { "are" }
             ));
             for s in chosen {

@@ -47,8 +47,7 @@ impl PositionRuling for Repetition {
             r.tells_outcome = true;
             return r;
         }
-        let mut ruled = if ask.mentions(&["fivefold", "five times", "5fold", "5-fold", "5 times"])
-        {
+        let mut ruled = if ask.mentions(&["fivefold", "five times", "5fold", "5-fold", "5 times"]) {
             fivefold(ask)
         } else {
             threefold(ask)
@@ -188,7 +187,10 @@ fn difference(then: &Chess, now: &Chess) -> String {
     let mut parts = Vec::new();
     for color in [Color::White, Color::Black] {
         for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
-            let (a, b) = (then.castles().has(color, side), now.castles().has(color, side));
+            let (a, b) = (
+                then.castles().has(color, side),
+                now.castles().has(color, side),
+            );
             if a != b {
                 parts.push(format!(
                     "{} {} castle {}",
