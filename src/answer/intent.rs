@@ -177,6 +177,7 @@ const TOPIC_WORDS: &[(Topic, &[&str])] = &[
             "enough material",
         ],
     ),
+    (Topic::Promotion, &["underpromot", "under-promot"]),
     (Topic::Stalemate, &["stalemat", "stalmate", "no legal move"]),
 ];
 

@@ -39,6 +39,9 @@ impl PositionRuling for General {
             format!(
                 "I don't know what you are asking about this position. {state} Ask about castling, en passant, check, mate, a draw, the flag or a move's legality."
             )
+        } else if r.outcome.is_some() {
+            // Nothing a rulebook passage adds may read as if the game went on.
+            state
         } else {
             let from_book = ask
                 .hits

@@ -19,6 +19,7 @@ mod en_passant;
 mod fifty_moves;
 mod flag;
 mod general;
+mod last_move;
 mod legality;
 pub mod played;
 mod promotion;
@@ -110,7 +111,7 @@ const RESULT_WORDS: &[&str] = &[
     "is it a draw",
     "is this a draw",
     "is that a draw",
-    "a draw?",
+    "draw?",
     "drawn?",
     " won?",
     " win?",
@@ -177,6 +178,7 @@ pub trait PositionRuling: Sync {
 
 /// The rulings in the order they are tried; the general one applies to everything.
 pub static RULINGS: &[&dyn PositionRuling] = &[
+    &last_move::LastMove,
     &flag::Flag,
     &resignation::Resignation,
     &repetition::Repetition,

@@ -22,6 +22,8 @@ pub struct PlayedMove {
     pub by: Option<Actor>,
     /// The colour that played it, once matched against the history or played.
     pub color: Option<Side>,
+    /// Its index in the game's history (0 = the first move), once matched or played.
+    pub ply: Option<usize>,
 }
 
 /// What the question says was played, and what that did to the game.
@@ -155,6 +157,7 @@ pub fn reported(question: &str) -> Vec<PlayedMove> {
                 text: token.to_string(),
                 by: active.clone().flatten(),
                 color: None,
+                ply: None,
             });
         } else if STOPS.contains(&word) {
             active = None;
@@ -178,13 +181,15 @@ pub fn apply(question: &str, game: &mut Game) -> Played {
     let mut played = Played::default();
     for mut pm in reported(question) {
         let text = uci_from_long(&pm.text);
-        if let Some(color) = find_in_history(game, &text) {
+        if let Some((ply, color)) = find_in_history(game, &text) {
             pm.color = Some(color);
+            pm.ply = Some(ply);
         } else {
             let pos = game.current().clone();
             match resolve_move(&pos, &text, game.mode) {
                 Ok(m) => {
                     pm.color = Some(Side::of(pos.turn()));
+                    pm.ply = Some(game.plies.len());
                     let san = game.push(m).san.clone();
                     played.notes.push(format!(
                         "This is about the position after {san}, which the moves given did not include yet."
@@ -216,15 +221,15 @@ fn uci_from_long(text: &str) -> String {
     }
 }
 
-/// The colour that played `text` in the history, searching from the last move back.
-fn find_in_history(game: &Game, text: &str) -> Option<Side> {
+/// Where `text` was played in the history, and by whom, searching from the last move back.
+fn find_in_history(game: &Game, text: &str) -> Option<(usize, Side)> {
     let before: Vec<&shakmaty::Chess> = game.positions().collect();
     game.plies.iter().enumerate().rev().find_map(|(i, ply)| {
         let pos = before[i];
         resolve_move(pos, text, game.mode)
             .ok()
             .filter(|m| *m == ply.m)
-            .map(|_| Side::of(ply.color))
+            .map(|_| (i, Side::of(ply.color)))
     })
 }
 
