@@ -4,6 +4,7 @@
 //! rule governs it.
 
 use super::{PositionAsk, PositionRuling, Ruled};
+use crate::answer::intent::Topic;
 use crate::rules::report::{article_for_move, describe_legal_move};
 
 pub struct LastMove;
@@ -41,7 +42,13 @@ impl PositionRuling for LastMove {
     }
 
     fn applies(&self, ask: &PositionAsk) -> bool {
-        ask.tested_move.is_none() && !ask.game.plies.is_empty() && ask.mentions(WAS_IT_LEGAL)
+        // "Was that legal?", or "I played e8=N+. Is it legal?" about a move of the history.
+        let named_played = ask.played.moves.iter().any(|m| m.ply.is_some())
+            && matches!(ask.topic, Topic::General | Topic::Promotion)
+            && ask.mentions(&["legal", "allowed"]);
+        ask.tested_move.is_none()
+            && !ask.game.plies.is_empty()
+            && (ask.mentions(WAS_IT_LEGAL) || named_played)
     }
 
     fn rule(&self, ask: &PositionAsk) -> Ruled {

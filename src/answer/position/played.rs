@@ -24,6 +24,9 @@ pub struct PlayedMove {
     pub color: Option<Side>,
     /// Its index in the game's history (0 = the first move), once matched or played.
     pub ply: Option<usize>,
+    /// It comes right after "played", "pushed"…, so even a bare square ("played d5") is a move
+    /// (after "went to f1" it is only a square).
+    pub direct: bool,
 }
 
 /// What the question says was played, and what that did to the game.
@@ -85,6 +88,15 @@ const PLAYED_VERBS: &[&str] = &[
     "responded",
     "advanced",
 ];
+/// Played verbs whose object is a move, so that a bare square right after them is a pawn move.
+const PLAYING: &[&str] = &[
+    "played",
+    "pushed",
+    "advanced",
+    "answered",
+    "replied",
+    "responded",
+];
 /// Words that end the stretch of text a played verb governs (a question begins).
 const STOPS: &[&str] = &[
     "can", "could", "may", "might", "is", "are", "am", "should", "must", "would", "will", "do",
@@ -134,6 +146,8 @@ pub fn reported(question: &str) -> Vec<PlayedMove> {
     let ws = words(question);
     let mut out = Vec::new();
     let mut active: Option<Option<Actor>> = None;
+    // The index of the last word that names playing a move ("played d5").
+    let mut playing_verb_at: Option<usize> = None;
     for (i, (_, raw)) in ws.iter().enumerate() {
         if raw.chars().all(|c| c.is_ascii_digit() || c == '.') {
             continue; // a move number, "12." or "12..."
@@ -152,12 +166,14 @@ pub fn reported(question: &str) -> Vec<PlayedMove> {
                 .and_then(|w| actor_word(&w));
             // "he just played": the actor found at "just" carries over.
             active = Some(by.or_else(|| active.clone().flatten()));
+            playing_verb_at = PLAYING.contains(&word).then_some(i);
         } else if active.is_some() && move_token().is_match(token) {
             out.push(PlayedMove {
                 text: token.to_string(),
                 by: active.clone().flatten(),
                 color: None,
                 ply: None,
+                direct: playing_verb_at.is_some_and(|v| v + 1 == i),
             });
         } else if STOPS.contains(&word) {
             active = None;
@@ -184,6 +200,9 @@ pub fn apply(question: &str, game: &mut Game) -> Played {
         if let Some((ply, color)) = find_in_history(game, &text) {
             pm.color = Some(color);
             pm.ply = Some(ply);
+        } else if !pm.direct && !explicit(&pm.text) {
+            // "his bishop went to c4": a square, not a pawn move to add.
+            continue;
         } else {
             let pos = game.current().clone();
             match resolve_move(&pos, &text, game.mode) {
@@ -251,6 +270,8 @@ mod tests {
         assert!(reported("If I play Qb6, is it mate?").is_empty());
         let r = reported("After 12...d5, can I take e.p.?");
         assert_eq!(r[0].text, "d5");
+        assert!(reported("Black played d5 just now.")[0].direct);
+        assert!(!reported("His bishop went to c4. Can I castle?")[0].direct);
         let r = reported("I played Kf1 and then Ke1. Can I castle?");
         assert_eq!(r.len(), 2);
     }
@@ -267,6 +288,9 @@ mod tests {
             (g.plies.len(), p.added.as_slice()),
             (1, &["Qb6".to_string()][..])
         );
+        let mut g = Game::from_moves(None, &["e4", "e5"]).unwrap();
+        let p = apply("Can I castle after his bishop went to c4?", &mut g);
+        assert_eq!((g.plies.len(), p.moves.len()), (2, 0));
         let mut g = Game::from_moves(None, &["e4"]).unwrap();
         let p = apply("He played Qh5. Is it check?", &mut g);
         assert_eq!((g.plies.len(), p.notes.len()), (1, 1));
