@@ -99,10 +99,10 @@ fn check(c: &Case) -> Vec<String> {
             None => problems.push(format!("claim {v} missing")),
         }
     }
-    if let Some(lead) = &c.lead {
-        if !a.answer.starts_with(lead.as_str()) {
-            problems.push(format!("answer does not begin with {lead:?}"));
-        }
+    if let Some(lead) = &c.lead
+        && !a.answer.starts_with(lead.as_str())
+    {
+        problems.push(format!("answer does not begin with {lead:?}"));
     }
     for p in &c.contains {
         if !text.contains(&p.to_lowercase()) {
