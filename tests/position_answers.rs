@@ -62,9 +62,19 @@ fn position_answers_are_confirmed_by_verify() {
         if claims.is_empty() {
             continue;
         }
+        // Moves the question said were played and the answer added are part of its position.
+        let mut moves = c.moves.clone().unwrap_or_default();
+        moves.extend(
+            a["played"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|m| m.as_str().map(String::from)),
+        );
+        let moves = (!moves.is_empty()).then_some(moves);
         let (status, v) = s.post_json(
             "/api/verify",
-            &json!({"fen": c.fen, "moves": c.moves, "pgn": c.pgn, "claims": claims}),
+            &json!({"fen": c.fen, "moves": moves, "pgn": c.pgn, "claims": claims}),
         );
         if status != 200 || v["all_hold"] != true {
             // `null` (undecided by the solver within its budget) is not a contradiction.

@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use rules_arbiter::answer::{Arbiter, AskRequest, CheckRequest, MovesField};
+use rules_arbiter::answer::{Arbiter, AskRequest, CheckRequest, MovesField, VerifyRequest};
 use rules_arbiter::rules::{self, CheckOptions, Game, SolverBudget};
 use shakmaty::{Chess, Position};
 
@@ -114,6 +114,129 @@ proptest! {
         }
         if report.dead_position == Some(true) {
             prop_assert!(report.outcome.is_some());
+        }
+    }
+}
+
+/// Questions about a position, as players ask them; `{side}`, `{wing}`, `{piece}`, `{move}` (a
+/// legal move in the position) and `{last}` (the last move played) are filled in.
+const TEMPLATES: &[&str] = &[
+    "Can I castle?",
+    "Can {side} castle {wing}?",
+    "Can my opponent castle {wing}?",
+    "I'm {side}. Can he still castle?",
+    "Is {move} legal?",
+    "Can I take en passant?",
+    "He just played {last}. Can I take en passant?",
+    "Is it checkmate?",
+    "Is that not checkmate?",
+    "Is this stalemate?",
+    "Am I in check?",
+    "Who wins?",
+    "Do I win?",
+    "I played {last}. Did I win?",
+    "Is {move} mate?",
+    "Can I claim a draw by threefold repetition?",
+    "Is it a fivefold repetition?",
+    "Can I claim a draw under the fifty-move rule?",
+    "Is the game drawn by the 75-move rule?",
+    "Is the position dead?",
+    "Do we have to keep playing?",
+    "Can he still win?",
+    "I ran out of time. What is the result?",
+    "His flag fell. Do I win?",
+    "If {side} flags, who wins?",
+    "Who wins if a flag falls?",
+    "The player with a {piece} flagged. Result?",
+    "If I resign, what happens?",
+    "Can I promote to a {piece}?",
+    "I played {move}. Is it check?",
+    "What does the arbiter do here?",
+];
+
+/// Sparse starts, so that random play reaches endings: mates, dead positions, flags.
+const STARTS: &[Option<&str>] = &[
+    None,
+    None,
+    Some("8/8/4k3/8/8/4K3/8/3Q4 w - - 0 1"),
+    Some("8/8/4k3/8/8/3BK3/4P3/8 b - - 0 1"),
+    Some("7k/7p/8/8/3N4/8/2K5/8 w - - 90 60"),
+    Some("r3k2r/pppq1ppp/2npbn2/4p3/4P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 4 8"),
+    Some("4k3/3pP3/8/3P4/8/8/8/4K3 b - - 0 1"),
+    Some("8/4P3/3k4/8/8/8/1p6/4K3 w - - 0 1"),
+];
+
+/// 48 cases, or PROPTEST_CASES when set (for a longer run).
+fn question_cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(48)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: question_cases(), .. ProptestConfig::default() })]
+
+    /// Whatever is asked about whatever position, every claim the answer makes is confirmed by
+    /// verify (the code behind POST /api/verify) on the position the answer is about.
+    #[test]
+    fn every_answer_claim_reverifies(
+        start in prop::sample::select(STARTS.to_vec()),
+        choices in prop::collection::vec(any::<prop::sample::Index>(), 0..60),
+        template in prop::sample::select(TEMPLATES.to_vec()),
+        side in prop::sample::select(vec!["White", "Black"]),
+        wing in prop::sample::select(vec!["short", "long", "queenside", ""]),
+        piece in prop::sample::select(vec!["knight", "rook", "bishop", "queen", "king", "pawn"]),
+        pick in any::<prop::sample::Index>(),
+    ) {
+        let game = Game::new(start).expect("a valid start");
+        let mut pos = game.current().clone();
+        let mut moves: Vec<String> = Vec::new();
+        for c in choices {
+            let legal = pos.legal_moves();
+            if legal.is_empty() { break; }
+            let m = legal[c.index(legal.len())];
+            moves.push(shakmaty::san::San::from_move(&pos, m).to_string());
+            pos.play_unchecked(m);
+        }
+        let legal = pos.legal_moves();
+        let mv = if legal.is_empty() {
+            "Kd2".to_string()
+        } else {
+            shakmaty::san::San::from_move(&pos, legal[pick.index(legal.len())]).to_string()
+        };
+        let question = template
+            .replace("{side}", side)
+            .replace("{wing}", wing)
+            .replace("{piece}", piece)
+            .replace("{move}", &mv)
+            .replace("{last}", moves.last().map_or("e4", String::as_str));
+        let req = AskRequest {
+            question: question.clone(),
+            fen: start.map(String::from),
+            moves: Some(MovesField::List(moves.clone())),
+            pgn: None,
+        };
+        let answer = arbiter().ask(&req).expect("a position question gets an answer");
+        prop_assert!(!answer.answer.is_empty());
+        if !answer.claims.is_empty() {
+            let mut all = moves.clone();
+            all.extend(answer.played.iter().cloned());
+            let v = arbiter()
+                .verify(&VerifyRequest {
+                    fen: start.map(String::from),
+                    moves: Some(MovesField::List(all)),
+                    pgn: None,
+                    claims: answer.claims.clone(),
+                })
+                .expect("verify");
+            for r in &v.results {
+                prop_assert!(
+                    r.holds != Some(false),
+                    "{question:?} after {moves:?}: claim {:?} contradicted (actual {}); answer: {}",
+                    r.claim, r.actual, answer.answer
+                );
+            }
         }
     }
 }

@@ -195,38 +195,12 @@ pub fn evaluate(
     game: &Game,
     report: &Report,
 ) -> (ClaimSubject, Value, String) {
-    let pos = game.current();
-    match subject {
-        ClaimSubject::LegalMove { mv } => match resolve_move(pos, mv, game.mode) {
-            Ok(m) => (
-                ClaimSubject::LegalMove {
-                    mv: san_plus(pos, m),
-                },
-                Value::Bool(true),
-                crate::rules::report::article_for_move(m).into(),
-            ),
-            Err(r) => (
-                subject.clone(),
-                Value::Bool(false),
-                r.articles
-                    .first()
-                    .cloned()
-                    .unwrap_or_else(|| "3.10.2".into()),
-            ),
-        },
-        ClaimSubject::EnPassant { mv } => match resolve_move(pos, mv, game.mode) {
-            Ok(m) if m.is_en_passant() => (
-                ClaimSubject::EnPassant {
-                    mv: san_plus(pos, m),
-                },
-                Value::Bool(true),
-                "3.7.3.1".into(),
-            ),
-            _ => (subject.clone(), Value::Bool(false), "3.7.3.2".into()),
-        },
+    let (value, article) = match subject {
+        ClaimSubject::LegalMove { mv } => return legal_move(subject, mv, game),
+        ClaimSubject::EnPassant { mv } => return en_passant(subject, mv, game),
         ClaimSubject::CastlingRight { color, wing } => {
             let st = castling_status(report, *color, *wing);
-            (subject.clone(), Value::Bool(st.right), "3.8.2.1".into())
+            (Value::Bool(st.right), "3.8.2.1")
         }
         ClaimSubject::CastlingLegal { color, wing } => {
             let st = castling_status(report, *color, *wing);
@@ -235,79 +209,86 @@ pub fn evaluate(
             } else {
                 st.reasons.first().map(|r| r.article).unwrap_or("3.8.2.2")
             };
-            (subject.clone(), Value::Bool(st.legal), article.into())
+            (Value::Bool(st.legal), article)
         }
-        ClaimSubject::InCheck => (
-            subject.clone(),
-            Value::Bool(report.in_check),
-            "3.9.1".into(),
-        ),
-        ClaimSubject::Checkmate => (
-            subject.clone(),
-            Value::Bool(report.checkmate),
-            "5.1.1".into(),
-        ),
-        ClaimSubject::Stalemate => (
-            subject.clone(),
-            Value::Bool(report.stalemate),
-            "5.2.1".into(),
-        ),
+        ClaimSubject::InCheck => (Value::Bool(report.in_check), "3.9.1"),
+        ClaimSubject::Checkmate => (Value::Bool(report.checkmate), "5.1.1"),
+        ClaimSubject::Stalemate => (Value::Bool(report.stalemate), "5.2.1"),
         ClaimSubject::DeadPosition => (
-            subject.clone(),
             report.dead_position.map(Value::Bool).unwrap_or(Value::Null),
-            "5.2.2".into(),
+            "5.2.2",
         ),
         ClaimSubject::ThreefoldClaim => {
             let r = &report.repetition;
+            let by_move = !r.threefold_by_move.is_empty();
             let article = if r.threefold_now {
                 "9.2.2"
-            } else if !r.threefold_by_move.is_empty() {
+            } else if by_move {
                 "9.2.1"
             } else {
                 "9.2"
             };
-            (
-                subject.clone(),
-                Value::Bool(r.threefold_now || !r.threefold_by_move.is_empty()),
-                article.into(),
-            )
+            (Value::Bool(r.threefold_now || by_move), article)
         }
-        ClaimSubject::Fivefold => (
-            subject.clone(),
-            Value::Bool(report.repetition.fivefold),
-            "9.6.1".into(),
-        ),
+        ClaimSubject::Fivefold => (Value::Bool(report.repetition.fivefold), "9.6.1"),
         ClaimSubject::FiftyMoveClaim => {
             let f = &report.fifty_moves;
+            let by_move = !f.claim_by_move.is_empty();
             let article = if f.claim_now {
                 "9.3.2"
-            } else if !f.claim_by_move.is_empty() {
+            } else if by_move {
                 "9.3.1"
             } else {
                 "9.3"
             };
-            (
-                subject.clone(),
-                Value::Bool(f.claim_now || !f.claim_by_move.is_empty()),
-                article.into(),
-            )
+            (Value::Bool(f.claim_now || by_move), article)
         }
-        ClaimSubject::SeventyFive => (
-            subject.clone(),
-            Value::Bool(report.fifty_moves.seventy_five),
-            "9.6.2".into(),
-        ),
+        ClaimSubject::SeventyFive => (Value::Bool(report.fifty_moves.seventy_five), "9.6.2"),
         ClaimSubject::FlagResult { flagged } => {
             let v = match flagged {
                 Side::White => report.flag.white.clone(),
                 Side::Black => report.flag.black.clone(),
             };
-            (
-                subject.clone(),
-                v.map(Value::String).unwrap_or(Value::Null),
-                "6.9".into(),
-            )
+            (v.map(Value::String).unwrap_or(Value::Null), "6.9")
         }
+    };
+    (subject.clone(), value, article.into())
+}
+
+/// Whether a move is legal here: its SAN when it is, the article that forbids it when not.
+fn legal_move(subject: &ClaimSubject, mv: &str, game: &Game) -> (ClaimSubject, Value, String) {
+    let pos = game.current();
+    match resolve_move(pos, mv, game.mode) {
+        Ok(m) => (
+            ClaimSubject::LegalMove {
+                mv: san_plus(pos, m),
+            },
+            Value::Bool(true),
+            crate::rules::report::article_for_move(m).into(),
+        ),
+        Err(r) => (
+            subject.clone(),
+            Value::Bool(false),
+            r.articles
+                .first()
+                .cloned()
+                .unwrap_or_else(|| "3.10.2".into()),
+        ),
+    }
+}
+
+/// Whether a move is a legal en passant capture here.
+fn en_passant(subject: &ClaimSubject, mv: &str, game: &Game) -> (ClaimSubject, Value, String) {
+    let pos = game.current();
+    match resolve_move(pos, mv, game.mode) {
+        Ok(m) if m.is_en_passant() => (
+            ClaimSubject::EnPassant {
+                mv: san_plus(pos, m),
+            },
+            Value::Bool(true),
+            "3.7.3.1".into(),
+        ),
+        _ => (subject.clone(), Value::Bool(false), "3.7.3.2".into()),
     }
 }
 

@@ -38,6 +38,8 @@ pub enum Actor {
     Black,
     /// "The player with king and bishop": the pieces named.
     Holding(Vec<PieceKind>),
+    /// "The side to move", "the player whose clock runs".
+    ToMove,
 }
 
 /// A kind of chess piece named in a question.
@@ -390,6 +392,19 @@ fn actors_in(q: &str) -> Vec<Actor> {
     }
     if let Some(pieces) = holding(q) {
         out.push(Actor::Holding(pieces));
+    }
+    if has(
+        q,
+        &[
+            "side to move",
+            "player to move",
+            "player on move",
+            "whose clock",
+            "whose turn",
+            "having the move",
+        ],
+    ) {
+        out.push(Actor::ToMove);
     }
     out
 }

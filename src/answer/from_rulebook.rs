@@ -388,6 +388,7 @@ impl Arbiter {
             basis: Basis::Rulebook,
             marks: vec![],
             confidence: chosen.iter().map(|m| m.confidence).fold(1.0f32, f32::min),
+            played: Vec::new(),
         }
     }
 
@@ -416,6 +417,7 @@ impl Arbiter {
             basis: Basis::Unknown,
             marks: vec![],
             confidence: 0.0,
+            played: Vec::new(),
         }
     }
 }

@@ -78,26 +78,10 @@ fn has(q: &str, words: &[&str]) -> bool {
     words.iter().any(|w| q.contains(w))
 }
 
-/// Reads a question (original text) into an intent.
-pub fn understand(question: &str) -> Intent {
-    let q = format!(" {} ", question.to_lowercase().replace(['’', '‘'], "'"));
-    let castle_words = has(&q, &["castl", "o-o", "0-0", " castel", "casling"]);
-    let legality_words = has(
-        &q,
-        &[
-            "legal",
-            "allowed",
-            " play ",
-            " play?",
-            "can i move",
-            "is it possible",
-            "illegal",
-            " push ",
-        ],
-    );
-    let mv = pick_move(question, legality_words);
-    let topic = if has(
-        &q,
+/// Topics chosen by their words alone, in the order they are tried.
+const TOPIC_WORDS: &[(Topic, &[&str])] = &[
+    (
+        Topic::Repetition,
         &[
             "fivefold",
             "5fold",
@@ -110,19 +94,32 @@ pub fn understand(question: &str) -> Intent {
             "repeat",
             "same position",
             "perpetual",
+            "three times",
+            "3 times",
         ],
-    ) {
-        Topic::Repetition
-    } else if has(
-        &q,
+    ),
+    (
+        Topic::FiftyMoves,
         &[
-            "fifty", "50 move", "50-move", "50 moves", "seventy", "75 move", "75-move", "75 moves",
+            "fifty",
+            "50 move",
+            "50-move",
+            "50 moves",
+            "seventy",
+            "75 move",
+            "75-move",
+            "75 moves",
             "75th",
+            "without a capture",
+            "without capturing",
+            "no capture or pawn",
+            "no pawn move",
+            "without a pawn move",
+            "without moving a pawn",
         ],
-    ) {
-        Topic::FiftyMoves
-    } else if has(
-        &q,
+    ),
+    (
+        Topic::EnPassant,
         &[
             "en passant",
             "e.p.",
@@ -131,12 +128,13 @@ pub fn understand(question: &str) -> Intent {
             "en passent",
             "passant",
         ],
-    ) {
-        Topic::EnPassant
-    } else if castle_words {
-        Topic::Castling
-    } else if has(
-        &q,
+    ),
+    (
+        Topic::Castling,
+        &["castl", "o-o", "0-0", " castel", "casling"],
+    ),
+    (
+        Topic::Flag,
         &[
             "flag",
             "time out",
@@ -149,13 +147,14 @@ pub fn understand(question: &str) -> Intent {
             "out of time",
             "my time ran",
             "time runs out",
+            "overstep",
+            "timed out",
+            "time-out",
         ],
-    ) {
-        Topic::Flag
-    } else if has(&q, &["resign"]) {
-        Topic::Resignation
-    } else if has(
-        &q,
+    ),
+    (Topic::Resignation, &["resign"]),
+    (
+        Topic::DeadPosition,
         &[
             "dead position",
             "dead draw",
@@ -170,65 +169,35 @@ pub fn understand(question: &str) -> Intent {
             "can't mate",
             "cannot mate",
             "dead",
+            "still win",
+            "can he win",
+            "can she win",
+            "still checkmate",
+            "mating material",
+            "enough material",
         ],
-    ) {
-        Topic::DeadPosition
-    } else if has(&q, &["stalemat", "stalmate", "no legal move"]) {
-        Topic::Stalemate
-    } else if mv
-        .as_deref()
-        .is_some_and(|m| m.contains('=') || m.ends_with(['Q', 'R', 'B', 'N', 'K']))
-        && has(&q, &["legal", "allowed", "promot", "can i"])
-    {
-        Topic::MoveLegality
-    } else if has(&q, &["checkmat", "mate", "mated"]) {
-        Topic::Checkmate
-    } else if has(&q, &["promot", "queening", "underpromot", "queen my pawn"]) {
-        Topic::Promotion
-    } else if mv.is_some() && (legality_words || q.contains('?')) {
-        Topic::MoveLegality
-    } else if has(&q, &["in check", " check?", "check ", "checked"]) {
-        Topic::Check
-    } else {
-        Topic::General
-    };
-    let side = side_asked(&q);
-    let opponent = has(
-        &q,
-        &[
-            "opponent",
-            "my rival",
-            "the other player",
-            "he flag",
-            "she flag",
-            "they flag",
-            "his flag",
-            "her flag",
-            "their flag",
-        ],
-    );
-    let long = has(
-        &q,
-        &[
-            "queenside",
-            "queen side",
-            "queen's side",
-            "long",
-            "o-o-o",
-            "0-0-0",
-            "a-side",
-        ],
-    );
-    let short = has(
-        &q,
-        &["kingside", "king side", "king's side", "short", "h-side"],
-    ) || q.replace("o-o-o", "").contains("o-o")
-        || q.replace("0-0-0", "").contains("0-0");
-    let wing = match (short, long) {
-        (true, false) => Some(Wing::Kingside),
-        (false, true) => Some(Wing::Queenside),
-        _ => None,
-    };
+    ),
+    (Topic::Promotion, &["underpromot", "under-promot"]),
+    (Topic::Stalemate, &["stalemat", "stalmate", "no legal move"]),
+];
+
+const LEGALITY_WORDS: &[&str] = &[
+    "legal",
+    "allowed",
+    " play ",
+    " play?",
+    "can i move",
+    "is it possible",
+    "illegal",
+    " push ",
+];
+
+/// Reads a question (original text) into an intent.
+pub fn understand(question: &str) -> Intent {
+    let q = format!(" {} ", question.to_lowercase().replace(['’', '‘'], "'"));
+    let legality_words = has(&q, LEGALITY_WORDS);
+    let mv = pick_move(question, legality_words);
+    let topic = topic_of(&q, mv.as_deref(), legality_words);
     let needs_position = has(
         &q,
         &[
@@ -244,11 +213,72 @@ pub fn understand(question: &str) -> Intent {
     ) && topic != Topic::General;
     Intent {
         topic,
-        side,
-        opponent,
-        wing,
+        side: side_asked(&q),
+        opponent: has(
+            &q,
+            &[
+                "opponent",
+                "my rival",
+                "the other player",
+                "he flag",
+                "she flag",
+                "they flag",
+                "his flag",
+                "her flag",
+                "their flag",
+            ],
+        ),
+        wing: wing_asked(&q),
         mv,
         needs_position,
+    }
+}
+
+/// The topic: by its words first, then by the move named and what is said about it.
+fn topic_of(q: &str, mv: Option<&str>, legality_words: bool) -> Topic {
+    if let Some((topic, _)) = TOPIC_WORDS.iter().find(|(_, words)| has(q, words)) {
+        return *topic;
+    }
+    let promotion_move =
+        mv.is_some_and(|m| m.contains('=') || m.ends_with(['Q', 'R', 'B', 'N', 'K']));
+    if promotion_move && has(q, &["legal", "allowed", "promot", "can i"]) {
+        Topic::MoveLegality
+    } else if has(q, &["checkmat", "mate", "mated"]) {
+        Topic::Checkmate
+    } else if has(q, &["promot", "queening", "underpromot", "queen my pawn"]) {
+        Topic::Promotion
+    } else if mv.is_some() && (legality_words || q.contains('?')) {
+        Topic::MoveLegality
+    } else if has(q, &["in check", " check?", "check ", "checked"]) {
+        Topic::Check
+    } else {
+        Topic::General
+    }
+}
+
+/// The wing a castling question names, if just one.
+fn wing_asked(q: &str) -> Option<Wing> {
+    let long = has(
+        q,
+        &[
+            "queenside",
+            "queen side",
+            "queen's side",
+            "long",
+            "o-o-o",
+            "0-0-0",
+            "a-side",
+        ],
+    );
+    let short = has(
+        q,
+        &["kingside", "king side", "king's side", "short", "h-side"],
+    ) || q.replace("o-o-o", "").contains("o-o")
+        || q.replace("0-0-0", "").contains("0-0");
+    match (short, long) {
+        (true, false) => Some(Wing::Kingside),
+        (false, true) => Some(Wing::Queenside),
+        _ => None,
     }
 }
 

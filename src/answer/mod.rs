@@ -12,20 +12,19 @@ mod from_rulebook;
 pub use from_rulebook::MatchTuning;
 pub mod intent;
 pub mod matcher;
+pub mod position;
 pub mod request;
 pub mod semantic;
 
 use serde::{Deserialize, Serialize};
 
 use crate::rulebook::Rulebook;
-use crate::rules::castling::capitalise_first;
 use crate::rules::{self, CheckOptions, ErrorBody, Game, Report, RulesError, SolverBudget};
 use crate::search::{Hit, SearchIndex, SearchMode};
-use claims::{
-    Claim, ClaimCheck, ClaimSubject, Side, Wing, castling_status, claim, side_to_move, verify_claim,
-};
+use claims::{Claim, ClaimCheck, verify_claim};
 use frame::Frame;
-use intent::{Intent, Topic};
+use intent::Topic;
+use position::PositionAsk;
 pub use request::{AskRequest, CheckRequest, MovesField};
 
 /// Longest question we read (characters).
@@ -66,6 +65,11 @@ pub struct Answer {
     /// How sure the match between question and ruling is, from 0 to 1 (1 for position
     /// verdicts, which come from the checker).
     pub confidence: f32,
+    /// Moves the question says were played that the history given did not hold yet (SAN, in
+    /// order): the answer is about the position after them, and its claims hold there — to
+    /// verify them, append these to the moves.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub played: Vec<String>,
 }
 
 /// What an answer rests on.
@@ -316,9 +320,7 @@ impl Arbiter {
                 .index
                 .search_with(&self.book, question, 8, SearchMode::ANSWER);
             let game = self.game(&req.position_request())?;
-            let intent = &frame.intent;
-            let report = rules::check(&game, intent.mv.as_deref(), self.options());
-            Ok(self.position_answer(question, intent, &game, report, &hits))
+            Ok(self.position_answer(question, &frame, game, &hits))
         } else {
             let spelt = frame::spell_out_pieces(question);
             Ok(self.rulebook_answer(&spelt, &Frame::read(&spelt)))
@@ -367,476 +369,56 @@ impl Arbiter {
         out
     }
 
+    /// A question with a position: the moves it says were played brought into the game, the
+    /// checker's report, the first position ruling that applies, composed decision first.
     fn position_answer(
         &self,
         question: &str,
-        intent: &Intent,
-        game: &Game,
-        report: Report,
+        frame: &Frame,
+        mut game: Game,
         hits: &[Hit],
     ) -> Answer {
-        let mover = side_to_move(game);
-        let asked_side = intent
-            .side
-            .unwrap_or(if intent.opponent { other(mover) } else { mover });
-        let mut claims_out: Vec<Claim> = Vec::new();
-        let mut deciding: Vec<String> = Vec::new();
-        let mut marks: Vec<String> = Vec::new();
-        let mut lead = String::new();
-        let mut detail: Vec<String> = Vec::new();
-        let side_name = |s: Side| if s == Side::White { "White" } else { "Black" };
-
-        if let Some(o) = &report.outcome
-            && !matches!(
-                intent.topic,
-                Topic::Checkmate
-                    | Topic::Stalemate
-                    | Topic::DeadPosition
-                    | Topic::Repetition
-                    | Topic::FiftyMoves
-                    | Topic::Flag
-                    | Topic::Resignation
-            )
-        {
-            detail.push(format!(
-                "Note: the game is already over — {}.",
-                o.explanation
-            ));
-        }
-
-        match intent.topic {
-            Topic::Castling => {
-                let wings: Vec<Wing> = match intent.wing {
-                    Some(w) => vec![w],
-                    None => vec![Wing::Kingside, Wing::Queenside],
-                };
-                let mut parts = Vec::new();
-                for wing in wings {
-                    let st = castling_status(&report, asked_side, wing);
-                    let wing_words = if wing == Wing::Kingside {
-                        "short (O-O)"
-                    } else {
-                        "long (O-O-O)"
-                    };
-                    let reason = st
-                        .reasons
-                        .iter()
-                        .map(|r| r.text.clone())
-                        .collect::<Vec<_>>()
-                        .join(" ");
-                    let sentence = if st.legal {
-                        format!(
-                            "Yes: {} may castle {} now. {}",
-                            side_name(asked_side),
-                            wing_words,
-                            reason
-                        )
-                    } else if !st.right {
-                        format!(
-                            "No: {} can no longer castle {}. {}",
-                            side_name(asked_side),
-                            wing_words,
-                            reason
-                        )
-                    } else {
-                        format!(
-                            "Not right now: {} keeps the right to castle {}, but {}",
-                            side_name(asked_side),
-                            wing_words,
-                            lower_first(&reason)
-                        )
-                    };
-                    parts.push(sentence);
-                    for r in &st.reasons {
-                        marks.extend(r.squares.iter().cloned());
-                        marks.extend(r.pieces.iter().cloned());
-                        deciding.push(r.article.into());
-                    }
-                    if !st.right {
-                        deciding.insert(0, "3.8.2.1".into());
-                    } else if !st.legal {
-                        deciding.insert(0, "3.8.2.2".into());
-                    }
-                    claims_out.push(claim(
-                        ClaimSubject::CastlingRight {
-                            color: asked_side,
-                            wing,
-                        },
-                        game,
-                        &report,
-                    ));
-                    if asked_side == mover {
-                        claims_out.push(claim(
-                            ClaimSubject::CastlingLegal {
-                                color: asked_side,
-                                wing,
-                            },
-                            game,
-                            &report,
-                        ));
-                    }
-                }
-                lead = parts.join(" ");
-            }
-            Topic::EnPassant => {
-                let info = &report.en_passant_info;
-                if let Some(mv) = &intent.mv {
-                    let c = claim(ClaimSubject::EnPassant { mv: mv.clone() }, game, &report);
-                    let yes = c.value == serde_json::Value::Bool(true);
-                    lead = if yes {
-                        format!(
-                            "Yes: {mv} is a legal en passant capture now. {}",
-                            info.reason
-                        )
-                    } else {
-                        format!(
-                            "No: {mv} is not a legal en passant capture here: {}",
-                            info.reason
-                        )
-                    };
-                    claims_out.push(c);
-                } else if report.en_passant.is_empty() {
-                    lead = format!("No en passant capture is possible now: {}", info.reason);
-                } else {
-                    lead = format!("Yes: {}", info.reason);
-                }
-                for san in &info.captures_san {
-                    claims_out.push(claim(
-                        ClaimSubject::EnPassant { mv: san.clone() },
-                        game,
-                        &report,
-                    ));
-                }
-                marks.extend(info.target.iter().cloned());
-                deciding.extend(["3.7.3.1", "3.7.3.2"].map(String::from));
-            }
-            Topic::MoveLegality | Topic::Promotion if intent.mv.is_some() => {
-                let mc = report.move_check.clone();
-                if let Some(mc) = mc {
-                    lead = if mc.legal {
-                        format!("Yes. {}", mc.reason)
-                    } else {
-                        format!("No. {}", mc.reason)
-                    };
-                    for a in &mc.articles {
-                        deciding.push(a.clone());
-                    }
-                    claims_out.push(claim(
-                        ClaimSubject::LegalMove {
-                            mv: intent.mv.clone().unwrap_or_default(),
-                        },
-                        game,
-                        &report,
-                    ));
-                }
-            }
-            Topic::Promotion => {
-                if report.promotions.is_empty() {
-                    lead = "No pawn can promote on this move: promotion happens when a pawn reaches the last rank (3.7.3.3).".into();
-                } else {
-                    let opts: Vec<String> = report
-                        .promotions
-                        .iter()
-                        .map(|p| format!("{}→{} as {}", p.from, p.to, p.choices.join("/")))
-                        .collect();
-                    lead = format!(
-                        "A pawn can promote now: {}. It must become a queen, rook, bishop or knight of its own colour, chosen freely even if such a piece is still on the board (3.7.3.3, 3.7.3.4).",
-                        opts.join("; ")
-                    );
-                }
-                deciding.extend(["3.7.3.3", "3.7.3.4"].map(String::from));
-            }
-            Topic::Checkmate | Topic::Stalemate | Topic::Check => {
-                lead = if report.checkmate {
-                    format!("Yes, it is checkmate: {}", report.check.reason)
-                } else if report.stalemate {
-                    format!("It is stalemate, a draw: {}", report.check.reason)
-                } else if report.in_check {
-                    format!(
-                        "Not checkmate: {}; there are legal moves ({}).",
-                        report.check.reason,
-                        report
-                            .legal_moves_san
-                            .iter()
-                            .take(6)
-                            .cloned()
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                } else {
-                    format!(
-                        "Neither check, checkmate nor stalemate: {}, with {} legal moves.",
-                        report.check.reason,
-                        report.legal_moves.len()
-                    )
-                };
-                claims_out.push(claim(ClaimSubject::InCheck, game, &report));
-                claims_out.push(claim(ClaimSubject::Checkmate, game, &report));
-                claims_out.push(claim(ClaimSubject::Stalemate, game, &report));
-                marks.extend(report.check.checkers.iter().cloned());
-                deciding.push(
-                    if report.stalemate || intent.topic == Topic::Stalemate {
-                        "5.2.1"
-                    } else if report.checkmate || intent.topic == Topic::Checkmate {
-                        "5.1.1"
-                    } else {
-                        "3.9.1"
-                    }
-                    .into(),
-                );
-            }
-            Topic::DeadPosition => {
-                lead = match report.dead_position {
-                    Some(true) => format!(
-                        "Yes, the position is dead and the game is drawn at once: {}",
-                        report.dead_position_info.reason
-                    ),
-                    Some(false) => format!(
-                        "No, it is not a dead position: {}",
-                        report.dead_position_info.reason
-                    ),
-                    None => format!(
-                        "I cannot tell within the time budget: {}",
-                        report.dead_position_info.reason
-                    ),
-                };
-                let proof = if report.dead_position_info.white_can_mate == Some(true)
-                    && !report.dead_position_info.white_helpmate.is_empty()
-                {
-                    Some(("White", &report.dead_position_info.white_helpmate))
-                } else if report.dead_position_info.black_can_mate == Some(true)
-                    && !report.dead_position_info.black_helpmate.is_empty()
-                {
-                    Some(("Black", &report.dead_position_info.black_helpmate))
-                } else {
-                    None
-                };
-                if let Some((who, line)) = proof {
-                    detail.push(format!(
-                        "For example, {who} mates after {}.",
-                        crate::rules::report::short_line(line)
-                    ));
-                }
-                claims_out.push(claim(ClaimSubject::DeadPosition, game, &report));
-                deciding.extend(["5.2.2", "1.5"].map(String::from));
-            }
-            Topic::Flag | Topic::Resignation => {
-                let sides: Vec<Side> = if intent.side.is_some()
-                    || intent.opponent
-                    || intent.topic == Topic::Resignation
-                {
-                    vec![asked_side]
-                } else {
-                    vec![Side::White, Side::Black]
-                };
-                let mut parts = Vec::new();
-                for s in &sides {
-                    let ruling = if intent.topic == Topic::Flag {
-                        if *s == Side::White {
-                            &report.flag_info.white
-                        } else {
-                            &report.flag_info.black
-                        }
-                    } else if *s == Side::White {
-                        &report.resignation.white
-                    } else {
-                        &report.resignation.black
-                    };
-                    let verdict = match ruling.result.as_deref() {
-                        Some("1/2-1/2") => "Draw".to_string(),
-                        Some("1-0") => "White wins (1-0)".to_string(),
-                        Some("0-1") => "Black wins (0-1)".to_string(),
-                        _ => "Undetermined".to_string(),
-                    };
-                    parts.push(format!("{verdict}: {}.", ruling.reason));
-                    if intent.topic == Topic::Flag {
-                        claims_out.push(claim(
-                            ClaimSubject::FlagResult { flagged: *s },
-                            game,
-                            &report,
-                        ));
-                    }
-                }
-                lead = match &report.outcome {
-                    // One sentence, not one per side: after the end of the game neither a flag
-                    // nor a resignation changes the result.
-                    Some(o) => format!(
-                        "The game is already over: {}. {} afterwards changes nothing ({}).",
-                        o.explanation,
-                        if intent.topic == Topic::Flag {
-                            "A flag falling"
-                        } else {
-                            "Resigning"
-                        },
-                        if intent.topic == Topic::Flag {
-                            "6.9"
-                        } else {
-                            "5.1.2"
-                        },
-                    ),
-                    None => parts.join(" "),
-                };
-                deciding.push(
-                    if intent.topic == Topic::Flag {
-                        "6.9"
-                    } else {
-                        "5.1.2"
-                    }
-                    .into(),
-                );
-                if intent.topic == Topic::Flag {
-                    deciding.push("A.5.3".into());
-                }
-                if let Some(o) = &report.outcome {
-                    deciding.push(o.article.into());
-                    let ended_by = match o.article {
-                        "5.1.1" => Some(ClaimSubject::Checkmate),
-                        "5.2.1" => Some(ClaimSubject::Stalemate),
-                        "5.2.2" => Some(ClaimSubject::DeadPosition),
-                        "9.6.1" => Some(ClaimSubject::Fivefold),
-                        "9.6.2" => Some(ClaimSubject::SeventyFive),
-                        _ => None,
-                    };
-                    claims_out.extend(ended_by.map(|subject| claim(subject, game, &report)));
-                }
-            }
-            Topic::Repetition | Topic::FiftyMoves
-                if report
-                    .outcome
-                    .as_ref()
-                    .is_some_and(|o| matches!(o.article, "5.1.1" | "5.2.1")) =>
-            {
-                let o = report.outcome.as_ref().expect("checked above");
-                lead = format!(
-                    "The game is already over: {}. A checkmate or stalemate ends the game at once, before any repetition or move-count rule is applied; a mate stands even when it comes on the seventy-fifth move (9.6.2).",
-                    o.explanation
-                );
-                claims_out.push(claim(ClaimSubject::Checkmate, game, &report));
-                claims_out.push(claim(ClaimSubject::Stalemate, game, &report));
-                if intent.topic == Topic::FiftyMoves {
-                    claims_out.push(claim(ClaimSubject::SeventyFive, game, &report));
-                } else {
-                    claims_out.push(claim(ClaimSubject::Fivefold, game, &report));
-                }
-                deciding.extend([o.article, "9.6.2"].map(String::from));
-            }
-            Topic::Repetition
-                if question.to_lowercase().contains("fivefold")
-                    || question.to_lowercase().contains("five times")
-                    || question.contains("5fold") =>
-            {
-                let r = &report.repetition;
-                lead = if r.fivefold {
-                    format!("Yes: {}", r.reason)
-                } else {
-                    format!(
-                        "No: the position has occurred {} time{} so far; the game ends by itself only when the same position appears for the fifth time (9.6.1). {}",
-                        r.count,
-                        if r.count == 1 { "" } else { "s" },
-                        capitalise_first(&r.reason)
-                    )
-                };
-                claims_out.push(claim(ClaimSubject::Fivefold, game, &report));
-                claims_out.push(claim(ClaimSubject::ThreefoldClaim, game, &report));
-                deciding.push("9.6.1".into());
-                deciding.extend(r.articles.iter().map(|a| a.to_string()));
-            }
-            Topic::Repetition => {
-                let r = &report.repetition;
-                let can = r.threefold_now || !r.threefold_by_move.is_empty();
-                lead = if r.fivefold {
-                    format!("The game is already drawn: {}", r.reason)
-                } else if can {
-                    format!("Yes, {} can claim a draw: {}", report.turn, r.reason)
-                } else {
-                    format!("No threefold claim is available now: {}", r.reason)
-                };
-                claims_out.push(claim(ClaimSubject::ThreefoldClaim, game, &report));
-                claims_out.push(claim(ClaimSubject::Fivefold, game, &report));
-                deciding.extend(r.articles.iter().map(|a| a.to_string()));
-            }
-            Topic::FiftyMoves => {
-                let f = &report.fifty_moves;
-                let can = f.claim_now || !f.claim_by_move.is_empty();
-                lead = if f.seventy_five {
-                    format!("The game is already drawn: {}", f.reason)
-                } else if can {
-                    format!("Yes, {} can claim a draw: {}", report.turn, f.reason)
-                } else {
-                    format!("No fifty-move claim is available now: {}", f.reason)
-                };
-                claims_out.push(claim(ClaimSubject::FiftyMoveClaim, game, &report));
-                claims_out.push(claim(ClaimSubject::SeventyFive, game, &report));
-                deciding.extend(f.articles.iter().map(|a| a.to_string()));
-            }
-            Topic::MoveLegality | Topic::General => {
-                // No specific position topic: summarise the state and answer from the rulebook.
-                let state = match &report.outcome {
-                    Some(o) => format!("In this position the game is over: {}.", o.explanation),
-                    None => format!(
-                        "In this position {} is to move: {}; {} legal moves.",
-                        report.turn,
-                        report.check.reason,
-                        report.legal_moves.len()
-                    ),
-                };
-                lead = if self.domain_word_count(question) == 0 {
-                    format!(
-                        "I don't know what you are asking about this position. {state} Ask about castling, en passant, check, mate, a draw, the flag or a move's legality."
-                    )
-                } else {
-                    let from_book = hits
-                        .first()
-                        .map(|h| first_sentences(&self.book.passages[h.passage].text, 2))
-                        .unwrap_or_default();
-                    format!("{state} {from_book}")
-                };
-                claims_out.push(claim(ClaimSubject::InCheck, game, &report));
-                claims_out.push(claim(ClaimSubject::Checkmate, game, &report));
-                claims_out.push(claim(ClaimSubject::Stalemate, game, &report));
-                if let Some(o) = &report.outcome {
-                    deciding.push(o.article.into());
-                }
-            }
-        }
-        let mut answer = lead.trim().to_string();
-        for d in detail {
-            answer.push(' ');
-            answer.push_str(&d);
-        }
-        if !report.warnings.is_empty() {
-            answer.push_str(&format!(" (Input note: {}.)", report.warnings.join("; ")));
-        }
-        let citations = self.citations(&deciding, &answer, hits);
+        let played = position::played::apply(question, &mut game);
+        let tested_move = frame.intent.mv.clone().filter(|m| !played.includes(m));
+        let topic = match frame.intent.topic {
+            Topic::MoveLegality if tested_move.is_none() => Topic::General,
+            t => t,
+        };
+        let report = rules::check(&game, tested_move.as_deref(), self.options());
+        let lower = format!(" {} ", question.to_lowercase().replace(['’', '‘'], "'"));
+        let actors = position::actors::Actors::read(&lower, game.current(), &played);
+        let ask = PositionAsk {
+            question,
+            lower,
+            frame,
+            topic,
+            tested_move,
+            game: &game,
+            report: &report,
+            actors,
+            played: &played,
+            book: &self.book,
+            hits,
+            domain_words: self.domain_word_count(question),
+        };
+        let ruling = position::ruling_for(&ask);
+        let ruled = ruling.rule(&ask);
+        let answer = position::compose(&ask, &ruled);
+        let citations = self.citations(&ruled.deciding, &answer, hits);
+        let mut marks = ruled.marks;
         marks.sort();
         marks.dedup();
         Answer {
             answer,
             citations,
-            claims: claims_out,
+            claims: ruled.claims,
             position: Some(report),
-            topic: intent.topic.name().into(),
+            topic: ruling.topic().into(),
             basis: Basis::Position,
             marks,
             confidence: 1.0,
+            played: played.added,
         }
-    }
-}
-
-fn other(s: Side) -> Side {
-    if s == Side::White {
-        Side::Black
-    } else {
-        Side::White
-    }
-}
-
-fn lower_first(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) if !s.starts_with("the ") => f.to_lowercase().collect::<String>() + c.as_str(),
-        Some(f) => f.to_string() + c.as_str(),
-        None => String::new(),
     }
 }
 

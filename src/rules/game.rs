@@ -4,8 +4,8 @@
 
 use shakmaty::fen::Fen;
 use shakmaty::{
-    ByColor, CastlingMode, CastlingSide, Chess, Color, FromSetup, Move, Position,
-    PositionErrorKinds, Role,
+    ByColor, CastlingMode, CastlingSide, Chess, Color, File, FromSetup, Move, Position,
+    PositionErrorKinds, Role, Setup,
 };
 
 use super::describe::color_name;
@@ -56,9 +56,26 @@ const FEN_FIELDS: [&str; 6] = [
     "full-move number",
 ];
 
-/// Parses a FEN, naming the field that is wrong. X-FEN/Shredder castling letters select
-/// Chess960 castling.
+/// Parses a FEN, naming the field that is wrong. Shredder castling letters (file letters)
+/// select Chess960 castling, and so do KQkq rights that standard chess cannot have but that are
+/// valid as X-FEN (the outermost rooks) with a king off the e-file — with a note saying so.
 pub fn parse_fen(text: &str) -> Result<(Chess, CastlingMode, Vec<String>), RulesError> {
+    parse_fen_in(text, false)
+}
+
+/// Whether a PGN `[Variant]` value names Chess960 ("Chess960", "chess 960", "fischerandom",
+/// "Fischer Random").
+pub fn is_chess960_variant(value: &str) -> bool {
+    let v = value.trim().to_ascii_lowercase();
+    v.contains("960") || v.contains("fischer")
+}
+
+/// [`parse_fen`], with `chess960` set when the game is known to be Chess960 (a `[Variant]`
+/// tag): KQkq then always name the outermost rooks.
+pub fn parse_fen_in(
+    text: &str,
+    chess960: bool,
+) -> Result<(Chess, CastlingMode, Vec<String>), RulesError> {
     let text = text.trim();
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.is_empty() {
@@ -111,9 +128,10 @@ pub fn parse_fen(text: &str) -> Result<(Chess, CastlingMode, Vec<String>), Rules
         }
     })?;
     let castling_field = fields.get(2).copied().unwrap_or("-");
-    let mode = if castling_field
-        .chars()
-        .any(|c| matches!(c.to_ascii_lowercase(), 'a'..='h'))
+    let mode = if chess960
+        || castling_field
+            .chars()
+            .any(|c| matches!(c.to_ascii_lowercase(), 'a'..='h'))
     {
         CastlingMode::Chess960
     } else {
@@ -121,6 +139,11 @@ pub fn parse_fen(text: &str) -> Result<(Chess, CastlingMode, Vec<String>), Rules
     };
     let mut warnings = Vec::new();
     let setup = fen.into_setup();
+    if mode == CastlingMode::Standard
+        && let Some((pos, notes)) = x_fen_chess960(&setup, castling_field)
+    {
+        return Ok((pos, CastlingMode::Chess960, notes));
+    }
     let pos = match Chess::from_setup(setup, mode) {
         Ok(p) => p,
         Err(err) => {
@@ -179,6 +202,47 @@ fn check_number_field(idx: usize, value: &str) -> Result<(), RulesError> {
         });
     }
     Ok(())
+}
+
+/// A FEN read as standard chess whose KQkq rights are impossible there (the king or rook is
+/// not on its original square) but valid as X-FEN, where K and Q name the outermost rooks:
+/// with a king off the e-file, no standard game can have them, so this is Chess960.
+fn x_fen_chess960(setup: &Setup, castling_field: &str) -> Option<(Chess, Vec<String>)> {
+    let standard = Chess::from_setup(setup.clone(), CastlingMode::Standard);
+    let Err(err) = standard else {
+        return None;
+    };
+    if !err
+        .kinds()
+        .contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS)
+    {
+        return None;
+    }
+    let king_off_e_file = Color::ALL.into_iter().any(|color| {
+        let rights = setup.castling_rights & color.backrank();
+        let king = setup.board.king_of(color);
+        rights.any() && king.is_some_and(|k| k.file() != File::E)
+    });
+    if !king_off_e_file {
+        return None;
+    }
+    let mut notes = vec![format!(
+        "the castling rights {castling_field} fit this position only as Chess960, where K and Q \
+         name the outermost rooks (X-FEN), so it is read as a Chess960 game (Guidelines II)"
+    )];
+    let pos = match Chess::from_setup(setup.clone(), CastlingMode::Chess960) {
+        Ok(p) => p,
+        Err(e) if e.kinds() == PositionErrorKinds::INVALID_EP_SQUARE => {
+            notes.push(
+                "the FEN gives an en passant square that no two-square pawn advance explains; \
+                 it was dropped (3.7.3.1)"
+                    .into(),
+            );
+            e.ignore_invalid_ep_square().ok()?
+        }
+        Err(_) => return None,
+    };
+    Some((pos, notes))
 }
 
 fn check_board_field(board: &str) -> Result<(), RulesError> {
@@ -268,8 +332,15 @@ fn describe_position_errors(kinds: PositionErrorKinds) -> Vec<String> {
 impl Game {
     /// A game from `fen` (default: the initial position) and no moves yet.
     pub fn new(fen: Option<&str>) -> Result<Game, RulesError> {
+        Game::new_in(fen, false)
+    }
+
+    /// [`Game::new`] for a game known to be Chess960 when `chess960` is set (a `[Variant]`
+    /// tag): castling follows the Chess960 rules even from the standard start position.
+    pub fn new_in(fen: Option<&str>, chess960: bool) -> Result<Game, RulesError> {
         let (start, mode, warnings) = match fen.map(str::trim).filter(|f| !f.is_empty()) {
-            Some(f) if !f.eq_ignore_ascii_case("startpos") => parse_fen(f)?,
+            Some(f) if !f.eq_ignore_ascii_case("startpos") => parse_fen_in(f, chess960)?,
+            _ if chess960 => (Chess::default(), CastlingMode::Chess960, Vec::new()),
             _ => (Chess::default(), CastlingMode::Standard, Vec::new()),
         };
         Ok(Game {
@@ -283,7 +354,16 @@ impl Game {
 
     /// A game from `fen` and a list of moves in SAN or UCI.
     pub fn from_moves<S: AsRef<str>>(fen: Option<&str>, moves: &[S]) -> Result<Game, RulesError> {
-        let mut game = Game::new(fen)?;
+        Game::from_moves_in(fen, moves, false)
+    }
+
+    /// [`Game::from_moves`] for a game known to be Chess960 when `chess960` is set.
+    pub fn from_moves_in<S: AsRef<str>>(
+        fen: Option<&str>,
+        moves: &[S],
+        chess960: bool,
+    ) -> Result<Game, RulesError> {
+        let mut game = Game::new_in(fen, chess960)?;
         for text in moves {
             game.push_text(text.as_ref())?;
         }
@@ -416,5 +496,50 @@ mod tests {
         assert_eq!(pos.halfmoves(), u32::MAX);
         let (pos, _, _) = parse_fen("4k3/8/8/8/8/8/8/4K2R w K - 12 40").unwrap();
         assert_eq!((pos.halfmoves(), pos.fullmoves().get()), (12, 40));
+    }
+
+    #[test]
+    fn x_fen_rights_with_the_king_off_the_e_file_select_chess960() {
+        let fen = "nrbbqkrn/pppppppp/8/8/8/8/PPPPPPPP/NRBBQKRN w KQkq - 0 1";
+        let (pos, mode, notes) = parse_fen(fen).unwrap();
+        assert_eq!(mode, CastlingMode::Chess960);
+        assert!(pos.castles().has(Color::White, CastlingSide::KingSide));
+        assert!(pos.castles().has(Color::Black, CastlingSide::QueenSide));
+        assert!(notes[0].contains("Chess960"), "{notes:?}");
+        let game = Game::from_moves(Some(fen), &["O-O"]).unwrap();
+        assert_eq!(game.plies[0].san, "O-O");
+    }
+
+    #[test]
+    fn impossible_rights_with_the_king_on_e1_are_dropped() {
+        // A standard game whose rooks left the corners: the rights go, Chess960 is not guessed.
+        let (_, mode, notes) =
+            parse_fen("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1").unwrap();
+        assert_eq!(mode, CastlingMode::Standard);
+        assert!(notes[0].contains("dropped"), "{notes:?}");
+        let (_, mode, notes) = parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        assert_eq!((mode, notes.len()), (CastlingMode::Standard, 0));
+    }
+
+    #[test]
+    fn a_variant_reads_kqkq_as_the_outermost_rooks() {
+        let fen = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1";
+        let game = Game::from_moves_in(Some(fen), &["O-O", "O-O-O"], true).unwrap();
+        assert_eq!(game.mode, CastlingMode::Chess960);
+        assert_eq!(game.plies.len(), 2);
+        assert!(Game::new_in(None, true).is_ok_and(|g| g.mode == CastlingMode::Chess960));
+        assert!(is_chess960_variant("Chess960") && is_chess960_variant("fischerandom"));
+        assert!(!is_chess960_variant("Standard"));
+    }
+
+    #[test]
+    fn a_pgn_variant_tag_selects_chess960() {
+        let pgn = "[Variant \"Chess960\"]\n[FEN \"1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1\"]\n\n1. O-O O-O-O *\n";
+        let game = super::super::pgn::game_from_pgn(pgn).unwrap();
+        assert_eq!((game.mode, game.plies.len()), (CastlingMode::Chess960, 2));
+        let fischer = pgn.replace("Chess960", "fischerandom");
+        assert!(super::super::pgn::game_from_pgn(&fischer).is_ok());
+        let standard = pgn.replace("[Variant \"Chess960\"]\n", "");
+        assert!(super::super::pgn::game_from_pgn(&standard).is_err());
     }
 }

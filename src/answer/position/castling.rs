@@ -1,0 +1,170 @@
+//! Castling: the right to castle (lost for good, 3.8.2.1) and castling now (prevented for the
+//! moment, 3.8.2.2), for the side the question asks about — which need not be the side to move.
+
+use shakmaty::{CastlingMode, CastlingSide, Chess, EnPassantMode, FromSetup, Position};
+
+use super::{PositionAsk, PositionRuling, Ruled, actors, lower_first, side_name};
+use crate::answer::claims::{ClaimSubject, Side, Wing, castling_status};
+use crate::answer::intent::Topic;
+use crate::rules::castling::{CastlingStatus, castling_status as status_in};
+
+pub struct Castling;
+
+const VERBS: &[&str] = &["castl", "o-o", "0-0", "casling", "castel"];
+
+impl PositionRuling for Castling {
+    fn topic(&self) -> &'static str {
+        "castling"
+    }
+
+    fn applies(&self, ask: &PositionAsk) -> bool {
+        ask.topic == Topic::Castling
+    }
+
+    fn rule(&self, ask: &PositionAsk) -> Ruled {
+        let actor = actors::subject(&ask.lower, VERBS);
+        let side = ask.actors.side_or_mover(actor.as_ref());
+        let wings = match ask.frame.intent.wing {
+            Some(w) => vec![w],
+            None => vec![Wing::Kingside, Wing::Queenside],
+        };
+        let mut ruled = Ruled::default();
+        let mut parts = Vec::new();
+        for wing in wings {
+            parts.push(if side == ask.mover() {
+                to_move(ask, side, wing, &mut ruled)
+            } else {
+                not_to_move(ask, side, wing, &mut ruled)
+            });
+        }
+        ruled.decision = merged(&parts).unwrap_or_else(|| parts.join(" "));
+        if side == ask.mover() && (ask.report.in_check || ask.mentions(&["check"])) {
+            ruled.claim(ask.claim(ClaimSubject::InCheck));
+        }
+        if ask.game.mode == CastlingMode::Chess960 {
+            ruled.detail.push(
+                "This is Chess960: castling puts king and rook on the same squares as in standard chess, and the same conditions apply (Guidelines II.3)."
+                    .into(),
+            );
+        }
+        ruled
+    }
+}
+
+/// One sentence for both wings when they have the same answer for the same reason ("No: White
+/// has lost the right to castle on both sides for good: the king moved…").
+fn merged(parts: &[String]) -> Option<String> {
+    let [short, long] = parts else {
+        return None;
+    };
+    let plain = |s: &str| {
+        s.replace(wing_words(Wing::Kingside), "")
+            .replace(wing_words(Wing::Queenside), "")
+    };
+    (plain(short) == plain(long))
+        .then(|| short.replace(wing_words(Wing::Kingside), "on both sides"))
+}
+
+fn wing_words(wing: Wing) -> &'static str {
+    match wing {
+        Wing::Kingside => "short (O-O)",
+        Wing::Queenside => "long (O-O-O)",
+    }
+}
+
+fn reasons_text(st: &CastlingStatus) -> String {
+    st.reasons
+        .iter()
+        .map(|r| r.text.clone())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn cite_and_mark(ruled: &mut Ruled, st: &CastlingStatus) {
+    for r in &st.reasons {
+        ruled.marks.extend(r.squares.iter().cloned());
+        ruled.marks.extend(r.pieces.iter().cloned());
+        ruled.deciding.push(r.article.into());
+    }
+    if !st.right {
+        ruled.deciding.insert(0, "3.8.2.1".into());
+    } else if !st.legal {
+        ruled.deciding.insert(0, "3.8.2.2".into());
+    }
+}
+
+fn claims(ask: &PositionAsk, ruled: &mut Ruled, color: Side, wing: Wing) {
+    ruled.claim(ask.claim(ClaimSubject::CastlingRight { color, wing }));
+    ruled.claim(ask.claim(ClaimSubject::CastlingLegal { color, wing }));
+}
+
+/// The side to move: castling now, or why not.
+fn to_move(ask: &PositionAsk, side: Side, wing: Wing, ruled: &mut Ruled) -> String {
+    let st = castling_status(ask.report, side, wing);
+    let name = side_name(side);
+    let reason = reasons_text(st);
+    let sentence = if st.legal {
+        format!("Yes: {}.", reason.trim_end_matches('.'))
+    } else if !st.right {
+        format!("No: {}.", reason.trim_end_matches('.'))
+    } else {
+        format!(
+            "Not right now: {name} keeps the right to castle {}, but {}",
+            wing_words(wing),
+            lower_first(&reason)
+        )
+    };
+    cite_and_mark(ruled, st);
+    claims(ask, ruled, side, wing);
+    sentence
+}
+
+/// The side not to move: the right, and whether castling would be possible on its turn if
+/// the position stayed as it is.
+fn not_to_move(ask: &PositionAsk, side: Side, wing: Wing, ruled: &mut Ruled) -> String {
+    let st = castling_status(ask.report, side, wing);
+    let name = side_name(side);
+    let mover = side_name(ask.mover());
+    claims(ask, ruled, side, wing);
+    if !st.right {
+        cite_and_mark(ruled, st);
+        return format!("No: {}.", reasons_text(st).trim_end_matches('.'));
+    }
+    ruled.deciding.push("3.8.2.1".into());
+    let now = format!(
+        "Not now, since it is {mover}'s move; {name} keeps the right to castle {} (3.8.2.1)",
+        wing_words(wing)
+    );
+    match on_turn_of(ask, side, wing) {
+        Some(t) if t.legal => format!(
+            "{now}, and if the position is the same when it is {name}'s turn, {name} may castle then."
+        ),
+        Some(t) => {
+            cite_and_mark(ruled, &t);
+            format!(
+                "{now}, but as the position stands {name} could not castle on its turn either: {}",
+                lower_first(&reasons_text(&t))
+            )
+        }
+        None => format!("{now}."),
+    }
+}
+
+/// Castling for `side` in the same position with that side to move.
+fn on_turn_of(ask: &PositionAsk, side: Side, wing: Wing) -> Option<CastlingStatus> {
+    let pos = ask.game.current();
+    let mut setup = pos.to_setup(EnPassantMode::Legal);
+    setup.turn = side.color();
+    setup.ep_square = None;
+    let flipped = Chess::from_setup(setup, ask.game.mode).ok()?;
+    let cs = match wing {
+        Wing::Kingside => CastlingSide::KingSide,
+        Wing::Queenside => CastlingSide::QueenSide,
+    };
+    Some(status_in(
+        &flipped,
+        side.color(),
+        cs,
+        ask.game.right_lost_by(side.color(), cs),
+    ))
+}

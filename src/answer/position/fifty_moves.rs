@@ -1,0 +1,83 @@
+//! The fifty-move rule: a claim now (9.3.2) or by writing a move on the scoresheet that
+//! completes the fifty moves (9.3.1), and the automatic draw at seventy-five (9.6.2).
+
+use shakmaty::Position;
+
+use super::actors::subject;
+use super::{PositionAsk, PositionRuling, Ruled, side_name};
+use crate::answer::claims::ClaimSubject;
+use crate::answer::intent::Topic;
+use crate::rules::castling::capitalise_first;
+use crate::rules::describe::capitalised;
+
+pub struct FiftyMoves;
+
+impl PositionRuling for FiftyMoves {
+    fn topic(&self) -> &'static str {
+        "fifty_moves"
+    }
+
+    fn applies(&self, ask: &PositionAsk) -> bool {
+        ask.topic == Topic::FiftyMoves
+    }
+
+    fn rule(&self, ask: &PositionAsk) -> Ruled {
+        if let Some(o) = ask
+            .report
+            .outcome
+            .as_ref()
+            .filter(|o| matches!(o.article, "5.1.1" | "5.2.1"))
+        {
+            let mut r = Ruled::new(format!(
+                "The game is already over: {}. A checkmate or stalemate ends the game at once, before any move-count rule is applied; a mate stands even when it comes on the seventy-fifth move (9.6.2).",
+                o.explanation
+            ));
+            for s in [
+                ClaimSubject::Checkmate,
+                ClaimSubject::Stalemate,
+                ClaimSubject::SeventyFive,
+            ] {
+                r.claim(ask.claim(s));
+            }
+            r.cite([o.article, "9.6.2"]);
+            r.tells_outcome = true;
+            return r;
+        }
+        let f = &ask.report.fifty_moves;
+        let turn = capitalised(ask.game.current().turn());
+        let seventy_five_asked = ask.mentions(&["seventy", "75"]);
+        let mut ruled = Ruled::new(if f.seventy_five && ask.asks_to_play_on() {
+            format!("No, the game is over: {}", f.reason)
+        } else if f.seventy_five {
+            format!("Yes, the game is already drawn: {}", f.reason)
+        } else if seventy_five_asked {
+            format!(
+                "No, not yet: after {} half-moves without a capture or pawn move the game ends by itself only at 150 (seventy-five moves each, 9.6.2). {}",
+                f.halfmove_clock,
+                capitalise_first(&f.reason)
+            )
+        } else if f.claim_now {
+            format!("Yes, {turn} can claim a draw now: {}", f.reason)
+        } else if !f.claim_by_move.is_empty() {
+            format!(
+                "Yes, {turn} can claim a draw by writing the next move on the scoresheet: {}",
+                f.reason
+            )
+        } else {
+            format!("No fifty-move claim is available now: {}", f.reason)
+        });
+        ruled.tells_outcome = f.seventy_five;
+        ruled.claim(ask.claim(ClaimSubject::FiftyMoveClaim));
+        ruled.claim(ask.claim(ClaimSubject::SeventyFive));
+        ruled.cite(f.articles.iter().copied());
+        let asked = subject(&ask.lower, &["claim", "fifty", "50"])
+            .map(|a| ask.actors.side_or_mover(Some(&a)));
+        if asked.is_some_and(|s| s != ask.mover()) && !f.seventy_five {
+            ruled.detail.push(format!(
+                "Only the player whose turn it is can claim (9.3); here that is {}.",
+                side_name(ask.mover())
+            ));
+        }
+        ruled
+    }
+}

@@ -1,0 +1,62 @@
+//! Everything else asked with a position (touch-move, clocks, conduct…): the state of the
+//! position in one sentence — the outcome first when the game is over — then the rulebook's
+//! answer; or an honest "I don't know what you are asking" when the question has no rules
+//! words at all.
+
+use super::{PositionAsk, PositionRuling, Ruled, outcome_claims};
+use crate::answer::claims::ClaimSubject;
+use crate::answer::first_sentences;
+
+pub struct General;
+
+impl PositionRuling for General {
+    fn topic(&self) -> &'static str {
+        "general"
+    }
+
+    fn applies(&self, _ask: &PositionAsk) -> bool {
+        true
+    }
+
+    fn rule(&self, ask: &PositionAsk) -> Ruled {
+        let r = ask.report;
+        let mut ruled = Ruled::default();
+        let state = match &r.outcome {
+            Some(o) => {
+                ruled.deciding.push(o.article.into());
+                outcome_claims(ask, &mut ruled);
+                ruled.tells_outcome = true;
+                format!("The game is already over: {}.", o.explanation)
+            }
+            None => format!(
+                "In this position {} is to move: {}; {} legal moves.",
+                r.turn,
+                r.check.reason,
+                r.legal_moves.len()
+            ),
+        };
+        ruled.decision = if ask.domain_words == 0 {
+            format!(
+                "I don't know what you are asking about this position. {state} Ask about castling, en passant, check, mate, a draw, the flag or a move's legality."
+            )
+        } else if r.outcome.is_some() {
+            // Nothing a rulebook passage adds may read as if the game went on.
+            state
+        } else {
+            let from_book = ask
+                .hits
+                .first()
+                .map(|h| first_sentences(&ask.book.passages[h.passage].text, 2))
+                .unwrap_or_default();
+            format!("{state} {from_book}")
+        };
+        for s in [
+            ClaimSubject::InCheck,
+            ClaimSubject::Checkmate,
+            ClaimSubject::Stalemate,
+        ] {
+            ruled.claim(ask.claim(s));
+        }
+        ruled
+    }
+}

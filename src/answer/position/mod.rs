@@ -1,0 +1,362 @@
+//! Position rulings: a question about a position, read against the checker's report, becomes a
+//! decision, the sentences behind it, the claims it rests on, the deciding articles and the
+//! squares worth marking.
+//!
+//! [`PositionAsk`] is everything a ruling may look at: the question and its frame, who the
+//! question is about (resolved to colours by [`actors`]), the moves it says were already played
+//! ([`played`]), the game after them and its report. Each kind of ruling is one module behind
+//! the [`PositionRuling`] trait; [`RULINGS`] lists them in the order they are tried, the general
+//! one last. A new kind of question is a new module and a line in that list.
+//!
+//! A ruling states no position fact without its claim: every claim comes from
+//! [`claims::claim`](super::claims::claim), the function `verify` re-checks with.
+
+pub mod actors;
+mod castling;
+mod check_mate_stalemate;
+mod dead_position;
+mod en_passant;
+mod fifty_moves;
+mod flag;
+mod general;
+mod last_move;
+mod legality;
+pub mod played;
+mod promotion;
+mod repetition;
+mod resignation;
+
+use crate::rulebook::Rulebook;
+use crate::rules::{Game, Report};
+use crate::search::Hit;
+
+use super::claims::{Claim, ClaimSubject, Side, claim, side_to_move};
+use super::frame::Frame;
+use super::intent::Topic;
+use actors::Actors;
+use played::Played;
+
+/// A question about a position, with everything a ruling needs to answer it.
+pub struct PositionAsk<'a> {
+    pub question: &'a str,
+    /// The question in lower case with straight apostrophes, padded with a space each side.
+    pub lower: String,
+    pub frame: &'a Frame,
+    /// The topic, once a move the question reports as played no longer counts as tested.
+    pub topic: Topic,
+    /// The move the question asks about ("is Nxe5 legal?"), not one it says was played.
+    pub tested_move: Option<String>,
+    /// The game ruled on: the history given plus any move the question says was played.
+    pub game: &'a Game,
+    pub report: &'a Report,
+    pub actors: Actors,
+    pub played: &'a Played,
+    pub book: &'a Rulebook,
+    /// Rulebook passages for the question, for the general ruling.
+    pub hits: &'a [Hit],
+    /// How many words of the question are chess-rules words.
+    pub domain_words: usize,
+}
+
+impl PositionAsk<'_> {
+    /// The side to move in the position ruled on.
+    pub fn mover(&self) -> Side {
+        side_to_move(self.game)
+    }
+
+    /// The checker's claim about this position.
+    pub fn claim(&self, subject: ClaimSubject) -> Claim {
+        claim(subject, self.game, self.report)
+    }
+
+    /// Whether the question contains any of these (lower-case) phrases.
+    pub fn mentions(&self, phrases: &[&str]) -> bool {
+        phrases.iter().any(|p| self.lower.contains(p))
+    }
+
+    /// Whether the question asks for the result or whether play goes on ("do I win?", "who
+    /// wins?", "is it a draw?", "do we have to keep playing?").
+    pub fn asks_result(&self) -> bool {
+        self.frame.kind == super::frame::QuestionKind::Result
+            || self.mentions(RESULT_WORDS)
+            || self.asks_to_play_on()
+    }
+
+    /// "Do we have to keep playing?", "must the game go on?".
+    pub fn asks_to_play_on(&self) -> bool {
+        self.mentions(&[
+            "keep playing",
+            "play on",
+            "continue",
+            "carry on",
+            "go on",
+            "still play",
+            "stop playing",
+            "still on",
+            "still going",
+        ])
+    }
+}
+
+const RESULT_WORDS: &[&str] = &[
+    "who wins",
+    "who won",
+    "do i win",
+    "did i win",
+    "do i lose",
+    "did i lose",
+    "does he win",
+    "does she win",
+    "did he win",
+    "is it a draw",
+    "is this a draw",
+    "is that a draw",
+    "draw?",
+    "drawn?",
+    " won?",
+    " win?",
+    " lost?",
+    " lose?",
+    "the result",
+    "can't move",
+    "cannot move",
+    "can not move",
+    "has no move",
+    "no moves",
+    "no legal move",
+    "is it over",
+    "game over",
+];
+
+/// What a ruling decides: the decision sentence first, then the detail, with the claims the
+/// text rests on, the deciding articles (the first leads the citations) and squares to mark.
+#[derive(Debug, Default, Clone)]
+pub struct Ruled {
+    pub decision: String,
+    pub detail: Vec<String>,
+    pub claims: Vec<Claim>,
+    pub deciding: Vec<String>,
+    pub marks: Vec<String>,
+    /// The text already says how the game ended, so no "the game is already over" note is due.
+    pub tells_outcome: bool,
+}
+
+impl Ruled {
+    /// A ruling with its decision sentence.
+    pub fn new(decision: impl Into<String>) -> Ruled {
+        Ruled {
+            decision: decision.into(),
+            ..Ruled::default()
+        }
+    }
+
+    /// Adds a claim once (the first of equal subjects stays). A value the checker left open
+    /// (`null`: the solver ran out of time) states nothing, so it is not a claim.
+    pub fn claim(&mut self, c: Claim) {
+        if c.value.is_null() {
+            return;
+        }
+        if !self.claims.iter().any(|x| x.subject == c.subject) {
+            self.claims.push(c);
+        }
+    }
+
+    pub fn cite<S: Into<String>>(&mut self, articles: impl IntoIterator<Item = S>) {
+        self.deciding.extend(articles.into_iter().map(Into::into));
+    }
+}
+
+/// One kind of position ruling.
+pub trait PositionRuling: Sync {
+    /// The topic an answer from this ruling reports (`Answer::topic`).
+    fn topic(&self) -> &'static str;
+    /// Whether this ruling answers the question.
+    fn applies(&self, ask: &PositionAsk) -> bool;
+    /// The ruling.
+    fn rule(&self, ask: &PositionAsk) -> Ruled;
+}
+
+/// The rulings in the order they are tried; the general one applies to everything.
+pub static RULINGS: &[&dyn PositionRuling] = &[
+    &last_move::LastMove,
+    &flag::Flag,
+    &resignation::Resignation,
+    &repetition::Repetition,
+    &fifty_moves::FiftyMoves,
+    &castling::Castling,
+    &en_passant::EnPassant,
+    &promotion::Promotion,
+    &dead_position::DeadPosition,
+    &check_mate_stalemate::CheckMateStalemate,
+    &legality::Legality,
+    &general::General,
+];
+
+/// The first ruling that applies.
+pub fn ruling_for(ask: &PositionAsk) -> &'static dyn PositionRuling {
+    RULINGS
+        .iter()
+        .copied()
+        .find(|r| r.applies(ask))
+        .unwrap_or(&general::General)
+}
+
+/// The answer text: the decision, its detail, then notes (a move the question reported that
+/// was played here, a game already over, remarks on the input).
+pub fn compose(ask: &PositionAsk, ruled: &Ruled) -> String {
+    let mut text = ruled.decision.trim().to_string();
+    for d in &ruled.detail {
+        push_sentence(&mut text, d);
+    }
+    for n in &ask.played.notes {
+        push_sentence(&mut text, n);
+    }
+    if let Some(o) = &ask.report.outcome
+        && !ruled.tells_outcome
+    {
+        push_sentence(
+            &mut text,
+            &format!("Note: the game is already over — {}.", o.explanation),
+        );
+    }
+    if !text.ends_with(['.', '!', '?']) {
+        text.push('.');
+    }
+    if !ask.report.warnings.is_empty() {
+        push_sentence(
+            &mut text,
+            &format!("(Input note: {}.)", ask.report.warnings.join("; ")),
+        );
+    }
+    text
+}
+
+fn push_sentence(text: &mut String, sentence: &str) {
+    let s = sentence.trim();
+    if s.is_empty() {
+        return;
+    }
+    if !text.is_empty() {
+        if !text.ends_with(['.', '!', '?']) && !text.ends_with(".)") {
+            text.push('.');
+        }
+        text.push(' ');
+    }
+    text.push_str(s);
+}
+
+/// "White" / "Black".
+pub fn side_name(s: Side) -> &'static str {
+    match s {
+        Side::White => "White",
+        Side::Black => "Black",
+    }
+}
+
+/// The other side.
+pub fn other(s: Side) -> Side {
+    match s {
+        Side::White => Side::Black,
+        Side::Black => Side::White,
+    }
+}
+
+/// "White wins (1-0)", "It is a draw (½-½)"… for a result string.
+pub fn result_words(result: Option<&str>) -> &'static str {
+    match result {
+        Some("1-0") => "White wins (1-0)",
+        Some("0-1") => "Black wins (0-1)",
+        Some("1/2-1/2") => "It is a draw",
+        _ => "The result is undetermined",
+    }
+}
+
+/// The winner a result string names, if any.
+pub fn winner_of(result: &str) -> Option<Side> {
+    match result {
+        "1-0" => Some(Side::White),
+        "0-1" => Some(Side::Black),
+        _ => None,
+    }
+}
+
+/// A sentence fragment with its first letter in lower case, unless it starts with a name.
+pub fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) if !(s.starts_with("White") || s.starts_with("Black")) => {
+            f.to_lowercase().collect::<String>() + c.as_str()
+        }
+        Some(f) => f.to_string() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// The claims that say how a finished game ended (mate, stalemate, dead position, fivefold,
+/// seventy-five moves), for rulings that state the outcome.
+pub fn outcome_claims(ask: &PositionAsk, ruled: &mut Ruled) {
+    let Some(o) = &ask.report.outcome else {
+        return;
+    };
+    let subject = match o.article {
+        "5.1.1" => ClaimSubject::Checkmate,
+        "5.2.1" => ClaimSubject::Stalemate,
+        "5.2.2" => ClaimSubject::DeadPosition,
+        "9.6.1" => ClaimSubject::Fivefold,
+        "9.6.2" => ClaimSubject::SeventyFive,
+        _ => return,
+    };
+    ruled.claim(ask.claim(subject));
+}
+
+/// Whether the result answers the question with a yes or a no: "is it a draw?", "do I win?",
+/// "does he win?" (the asker's colour given), or `None` when the question is not of that form.
+pub fn answers_whether(ask: &PositionAsk, result: &str, asker: Option<Side>) -> Option<bool> {
+    if ask.mentions(&[
+        "is it a draw",
+        "is this a draw",
+        "is that a draw",
+        "a draw?",
+        "drawn?",
+    ]) {
+        return Some(result == "1/2-1/2");
+    }
+    let winner = winner_of(result);
+    let asker = asker?;
+    if ask.mentions(&[
+        "do i win",
+        "did i win",
+        "can i win",
+        "i win?",
+        "i won?",
+        "have i won",
+    ]) {
+        Some(winner == Some(asker))
+    } else if ask.mentions(&[
+        "do i lose",
+        "did i lose",
+        "i lose?",
+        "i lost?",
+        "have i lost",
+        "does he win",
+        "does she win",
+        "did he win",
+        "did she win",
+        "does my opponent win",
+        "he win?",
+        "she win?",
+    ]) {
+        Some(winner == Some(other(asker)))
+    } else {
+        None
+    }
+}
+
+/// "Yes: " / "No: " before a sentence, when the question asked yes or no.
+pub fn yes_no(answer: Option<bool>, sentence: &str) -> String {
+    match answer {
+        Some(true) => format!("Yes: {}", lower_first(sentence)),
+        Some(false) => format!("No: {}", lower_first(sentence)),
+        None => sentence.to_string(),
+    }
+}

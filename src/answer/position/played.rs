@@ -1,0 +1,298 @@
+//! Moves the question says were already played ("I played Qb6", "after he pushed d5", "he
+//! just played exd5"): they are history, not moves to test. Each is matched against the game's
+//! history; one the history does not hold yet is played, and the answer rules on the position
+//! after it (and says so).
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use shakmaty::Position;
+
+use crate::answer::claims::Side;
+use crate::answer::frame::Actor;
+use crate::rules::Game;
+use crate::rules::notation::resolve_move;
+
+/// A move the question reports as played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// As written in the question.
+    pub text: String,
+    /// Who the question says played it ("I played", "he pushed", "White played").
+    pub by: Option<Actor>,
+    /// The colour that played it, once matched against the history or played.
+    pub color: Option<Side>,
+    /// Its index in the game's history (0 = the first move), once matched or played.
+    pub ply: Option<usize>,
+    /// It comes right after "played", "pushed"…, so even a bare square ("played d5") is a move
+    /// (after "went to f1" it is only a square).
+    pub direct: bool,
+}
+
+/// What the question says was played, and what that did to the game.
+#[derive(Debug, Clone, Default)]
+pub struct Played {
+    pub moves: Vec<PlayedMove>,
+    /// Moves added to the history given (SAN, in order): the answer is about the position after
+    /// them, and its claims hold there.
+    pub added: Vec<String>,
+    /// Sentences for the answer about what was added or could not be matched.
+    pub notes: Vec<String>,
+}
+
+impl Played {
+    /// Whether `text` is one of the moves reported as played.
+    pub fn includes(&self, text: &str) -> bool {
+        let t = bare(text);
+        self.moves.iter().any(|m| bare(&m.text) == t)
+    }
+}
+
+fn bare(text: &str) -> String {
+    text.trim()
+        .trim_end_matches(['+', '#', '!', '?'])
+        .replace('-', "")
+        .replace('0', "O")
+}
+
+fn move_token() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?x)^(
+            [KQRBN][a-h]?[1-8]?x?[a-h][1-8](?:=?[QRBN])?[+\#]?
+          | [a-h]x[a-h][1-8](?:=?[QRBN])?[+\#]?
+          | [a-h][1-8]-?[a-h][1-8][qrbn]?
+          | [a-h][18]=?[QRBN][+\#]?
+          | [Oo0]-[Oo0](?:-[Oo0])?[+\#]?
+          | [a-h][1-8][+\#]?
+        )$",
+        )
+        .expect("valid regex")
+    })
+}
+
+/// Words that say a move was made; an actor word just before names who made it.
+const PLAYED_VERBS: &[&str] = &[
+    "played",
+    "moved",
+    "pushed",
+    "made",
+    "went",
+    "took",
+    "captured",
+    "after",
+    "just",
+    "answered",
+    "replied",
+    "responded",
+    "advanced",
+];
+/// Played verbs whose object is a move, so that a bare square right after them is a pawn move.
+const PLAYING: &[&str] = &[
+    "played",
+    "pushed",
+    "advanced",
+    "answered",
+    "replied",
+    "responded",
+];
+/// Words that end the stretch of text a played verb governs (a question begins).
+const STOPS: &[&str] = &[
+    "can", "could", "may", "might", "is", "are", "am", "should", "must", "would", "will", "do",
+    "does", "did", "legal", "allowed", "if", "when", "or", "play", "what", "who", "how", "but",
+];
+/// Words skipped when looking back from a verb for who made the move.
+const SKIP_BACK: &[&str] = &[
+    "just", "then", "also", "already", "had", "has", "have", "finally", "simply", "now", "and",
+];
+
+/// A word of the question with its byte offset.
+fn words(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        let sep = c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '"');
+        match (sep, start) {
+            (true, Some(s)) => {
+                out.push((s, &text[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &text[s..]));
+    }
+    out
+}
+
+/// The actor a word names, if it names one.
+pub fn actor_word(word: &str) -> Option<Actor> {
+    match word.trim_end_matches("'s") {
+        "i" | "i'm" | "i've" | "i'd" | "my" | "me" => Some(Actor::Asker),
+        "he" | "she" | "his" | "her" | "him" | "they" | "their" | "opponent" | "opponents" => {
+            Some(Actor::Opponent)
+        }
+        "white" => Some(Actor::White),
+        "black" => Some(Actor::Black),
+        _ => None,
+    }
+}
+
+/// The moves a question reports as played, as written, with who played them.
+pub fn reported(question: &str) -> Vec<PlayedMove> {
+    let ws = words(question);
+    let mut out = Vec::new();
+    let mut active: Option<Option<Actor>> = None;
+    // The index of the last word that names playing a move ("played d5").
+    let mut playing_verb_at: Option<usize> = None;
+    for (i, (_, raw)) in ws.iter().enumerate() {
+        if raw.chars().all(|c| c.is_ascii_digit() || c == '.') {
+            continue; // a move number, "12." or "12..."
+        }
+        let lower = raw.to_lowercase().replace(['’', '‘'], "'");
+        let word = lower.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
+        let token = raw
+            .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+            .trim_end_matches(['.', '?', '!', ':', '\'']);
+        if PLAYED_VERBS.contains(&word) {
+            let by = ws[..i]
+                .iter()
+                .rev()
+                .map(|(_, w)| w.to_lowercase())
+                .find(|w| !SKIP_BACK.contains(&w.as_str()))
+                .and_then(|w| actor_word(&w));
+            // "he just played": the actor found at "just" carries over.
+            active = Some(by.or_else(|| active.clone().flatten()));
+            playing_verb_at = PLAYING.contains(&word).then_some(i);
+        } else if active.is_some() && move_token().is_match(token) {
+            out.push(PlayedMove {
+                text: token.to_string(),
+                by: active.clone().flatten(),
+                color: None,
+                ply: None,
+                direct: playing_verb_at.is_some_and(|v| v + 1 == i),
+            });
+        } else if STOPS.contains(&word) {
+            active = None;
+        }
+        if raw.ends_with(['.', '?', '!']) {
+            active = None;
+        }
+    }
+    out
+}
+
+/// Whether a token uses explicit move notation (a piece letter, a capture, castling, UCI),
+/// rather than being a bare square that may mean something else ("my king went to f1").
+fn explicit(text: &str) -> bool {
+    text.len() > 3 || text.starts_with(['K', 'Q', 'R', 'B', 'N', 'O', 'o', '0'])
+}
+
+/// Reads the moves a question reports as played and brings `game` up to date: a move found
+/// in the history stays there; one the history lacks but the position allows is played.
+pub fn apply(question: &str, game: &mut Game) -> Played {
+    let mut played = Played::default();
+    for mut pm in reported(question) {
+        let text = uci_from_long(&pm.text);
+        if let Some((ply, color)) = find_in_history(game, &text) {
+            pm.color = Some(color);
+            pm.ply = Some(ply);
+        } else if !pm.direct && !explicit(&pm.text) {
+            // "his bishop went to c4": a square, not a pawn move to add.
+            continue;
+        } else {
+            let pos = game.current().clone();
+            match resolve_move(&pos, &text, game.mode) {
+                Ok(m) => {
+                    pm.color = Some(Side::of(pos.turn()));
+                    pm.ply = Some(game.plies.len());
+                    let san = game.push(m).san.clone();
+                    played.notes.push(format!(
+                        "This is about the position after {san}, which the moves given did not include yet."
+                    ));
+                    played.added.push(san);
+                }
+                // With a bare FEN the position is taken to be the one after the move.
+                Err(_) if explicit(&pm.text) && !game.plies.is_empty() => {
+                    played.notes.push(format!(
+                        "{} is not among the moves given and cannot be played in this position, so the position is taken as given.",
+                        pm.text
+                    ))
+                }
+                Err(_) => continue,
+            }
+        }
+        played.moves.push(pm);
+    }
+    played
+}
+
+/// "d7-d5" → "d7d5"; anything else unchanged.
+fn uci_from_long(text: &str) -> String {
+    let b = text.as_bytes();
+    if b.len() == 5 && b[2] == b'-' && b[1].is_ascii_digit() && b[4].is_ascii_digit() {
+        format!("{}{}", &text[..2], &text[3..])
+    } else {
+        text.to_string()
+    }
+}
+
+/// Where `text` was played in the history, and by whom, searching from the last move back.
+fn find_in_history(game: &Game, text: &str) -> Option<(usize, Side)> {
+    let before: Vec<&shakmaty::Chess> = game.positions().collect();
+    game.plies.iter().enumerate().rev().find_map(|(i, ply)| {
+        let pos = before[i];
+        resolve_move(pos, text, game.mode)
+            .ok()
+            .filter(|m| *m == ply.m)
+            .map(|_| (i, Side::of(ply.color)))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reported_moves_and_who_played_them() {
+        let r = reported("I played Qb6 and his king can't move. Do I win?");
+        assert_eq!(r.len(), 1);
+        assert_eq!((r[0].text.as_str(), &r[0].by), ("Qb6", &Some(Actor::Asker)));
+        let r = reported("He just played d7-d5. Can I take en passant?");
+        assert_eq!(
+            (r[0].text.as_str(), &r[0].by),
+            ("d7-d5", &Some(Actor::Opponent))
+        );
+        assert!(reported("Is Qb6 legal?").is_empty());
+        assert!(reported("If I play Qb6, is it mate?").is_empty());
+        let r = reported("After 12...d5, can I take e.p.?");
+        assert_eq!(r[0].text, "d5");
+        assert!(reported("Black played d5 just now.")[0].direct);
+        assert!(!reported("His bishop went to c4. Can I castle?")[0].direct);
+        let r = reported("I played Kf1 and then Ke1. Can I castle?");
+        assert_eq!(r.len(), 2);
+    }
+
+    #[test]
+    fn a_move_in_the_history_stays_one_missing_is_played() {
+        let mut g = Game::from_moves(Some("k7/8/8/1Q6/8/8/8/6K1 w - - 0 1"), &["Qb6"]).unwrap();
+        let p = apply("I played Qb6 and his king can't move. Do I win?", &mut g);
+        assert_eq!((g.plies.len(), p.added.len()), (1, 0));
+        assert_eq!(p.moves[0].color, Some(Side::White));
+        let mut g = Game::new(Some("k7/8/8/1Q6/8/8/8/6K1 w - - 0 1")).unwrap();
+        let p = apply("I played Qb6. Is it checkmate?", &mut g);
+        assert_eq!(
+            (g.plies.len(), p.added.as_slice()),
+            (1, &["Qb6".to_string()][..])
+        );
+        let mut g = Game::from_moves(None, &["e4", "e5"]).unwrap();
+        let p = apply("Can I castle after his bishop went to c4?", &mut g);
+        assert_eq!((g.plies.len(), p.moves.len()), (2, 0));
+        let mut g = Game::from_moves(None, &["e4"]).unwrap();
+        let p = apply("He played Qh5. Is it check?", &mut g);
+        assert_eq!((g.plies.len(), p.notes.len()), (1, 1));
+    }
+}

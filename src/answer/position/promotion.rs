@@ -1,0 +1,128 @@
+//! Promotion (3.7.3.3, 3.7.3.4): which pawns can promote now and to what, a promotion move
+//! tested ("is e8=N+ legal?"), and the piece asked about ("can I take a knight instead?").
+
+use super::legality::legal_move;
+use super::{PositionAsk, PositionRuling, Ruled};
+use crate::answer::claims::ClaimSubject;
+use crate::answer::intent::Topic;
+
+pub struct Promotion;
+
+/// A move written as a promotion: "e8=N+", "e8Q", "exd1=R".
+fn is_promotion(mv: &str) -> bool {
+    let m = mv.trim_end_matches(['+', '#', '!', '?']);
+    m.contains('=')
+        || m.len() >= 3
+            && m.ends_with(['Q', 'R', 'B', 'N', 'K'])
+            && m[..m.len() - 1].ends_with(['1', '8'])
+}
+
+/// The piece the question wants the pawn to become, as a SAN letter: the first piece named
+/// after "promote", "become", "turn into"…
+fn piece_asked(ask: &PositionAsk) -> Option<char> {
+    let start = [
+        "promot", "becom", "turn", "into a", "choose", "instead", "make a", "get a",
+    ]
+    .iter()
+    .filter_map(|w| ask.lower.find(w))
+    .min()?;
+    ask.lower[start..]
+        .split(|c: char| !c.is_alphanumeric())
+        .find_map(|w| match w.trim_end_matches('s') {
+            "knight" => Some('N'),
+            "rook" => Some('R'),
+            "bishop" => Some('B'),
+            "queen" => Some('Q'),
+            "king" => Some('K'),
+            _ => None,
+        })
+}
+
+const RULE: &str = "A pawn reaching the last rank must become a queen, rook, bishop or knight of its own colour, chosen freely even if such a piece is still on the board (3.7.3.3, 3.7.3.4).";
+
+impl PositionRuling for Promotion {
+    fn topic(&self) -> &'static str {
+        "promotion"
+    }
+
+    fn applies(&self, ask: &PositionAsk) -> bool {
+        ask.topic == Topic::Promotion || ask.tested_move.as_deref().is_some_and(is_promotion)
+    }
+
+    fn rule(&self, ask: &PositionAsk) -> Ruled {
+        let mut ruled = match ask.tested_move.as_deref() {
+            Some(mv) => {
+                let mut r = legal_move(ask, mv);
+                r.detail.push(RULE.into());
+                r
+            }
+            None => by_piece(ask),
+        };
+        ruled.cite(["3.7.3.3", "3.7.3.4"]);
+        ruled
+    }
+}
+
+/// No move named: the promotions available, for the piece asked about if one is.
+fn by_piece(ask: &PositionAsk) -> Ruled {
+    let promos = &ask.report.promotions;
+    if promos.is_empty() {
+        return Ruled::new(
+            "No pawn can promote on this move: promotion happens when a pawn reaches the last rank (3.7.3.3).",
+        );
+    }
+    // SAN of every legal promotion, e.g. "e8=N+".
+    let sans: Vec<&String> = ask
+        .report
+        .legal_moves_san
+        .iter()
+        .filter(|s| s.contains('='))
+        .collect();
+    let mut ruled = match piece_asked(ask) {
+        Some('K') => {
+            let p = &promos[0];
+            let mv = if p.from[..1] == p.to[..1] {
+                format!("{}=K", p.to)
+            } else {
+                format!("{}x{}=K", &p.from[..1], p.to)
+            };
+            let mut r = Ruled::new(format!(
+                "No: {mv} is not allowed — a pawn can never become a king (or stay a pawn)."
+            ));
+            r.claim(ask.claim(ClaimSubject::LegalMove { mv }));
+            r
+        }
+        Some(letter) => {
+            let chosen: Vec<&&String> = sans
+                .iter()
+                .filter(|s| s.contains(&format!("={letter}")))
+                .collect();
+            let mut r = Ruled::new(format!(
+                "Yes: {} {} legal now.",
+                chosen
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" or "),
+                if chosen.len() == 1 { "is" } else { "are" }
+            ));
+            for s in chosen {
+                r.claim(ask.claim(ClaimSubject::LegalMove { mv: (*s).clone() }));
+            }
+            r
+        }
+        None => {
+            let opts: Vec<String> = promos
+                .iter()
+                .map(|p| format!("{}→{} as {}", p.from, p.to, p.choices.join("/")))
+                .collect();
+            let mut r = Ruled::new(format!("Yes, a pawn can promote now: {}.", opts.join("; ")));
+            for s in sans.iter().take(8) {
+                r.claim(ask.claim(ClaimSubject::LegalMove { mv: (*s).clone() }));
+            }
+            r
+        }
+    };
+    ruled.detail.push(RULE.into());
+    ruled
+}

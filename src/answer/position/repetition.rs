@@ -1,0 +1,215 @@
+//! Repetition: the threefold claim, now or by declaring a move (9.2.1, 9.2.2), the fivefold
+//! rule (9.6.1), and — what players ask most — why a repetition they counted does not count:
+//! the same pieces on the same squares are not the same position when castling rights or an
+//! en passant capture differ (9.2.3).
+
+use shakmaty::{CastlingSide, Chess, Color, Position};
+
+use super::actors::subject;
+use super::{PositionAsk, PositionRuling, Ruled, side_name};
+use crate::answer::claims::{ClaimSubject, Side};
+use crate::answer::intent::Topic;
+use crate::rules::Game;
+use crate::rules::castling::capitalise_first;
+use crate::rules::describe::{capitalised, side_words};
+use crate::rules::notation::san_plus;
+
+pub struct Repetition;
+
+impl PositionRuling for Repetition {
+    fn topic(&self) -> &'static str {
+        "repetition"
+    }
+
+    fn applies(&self, ask: &PositionAsk) -> bool {
+        ask.topic == Topic::Repetition
+    }
+
+    fn rule(&self, ask: &PositionAsk) -> Ruled {
+        if let Some(o) = ask
+            .report
+            .outcome
+            .as_ref()
+            .filter(|o| matches!(o.article, "5.1.1" | "5.2.1"))
+        {
+            let mut r = Ruled::new(format!(
+                "The game is already over: {}. A checkmate or stalemate ends the game at once, before any repetition or move-count rule is applied (9.6.2).",
+                o.explanation
+            ));
+            for s in [
+                ClaimSubject::Checkmate,
+                ClaimSubject::Stalemate,
+                ClaimSubject::Fivefold,
+            ] {
+                r.claim(ask.claim(s));
+            }
+            r.cite([o.article, "9.6.2"]);
+            r.tells_outcome = true;
+            return r;
+        }
+        let mut ruled = if ask.mentions(&["fivefold", "five times", "5fold", "5-fold", "5 times"]) {
+            fivefold(ask)
+        } else {
+            threefold(ask)
+        };
+        ruled.claim(ask.claim(ClaimSubject::ThreefoldClaim));
+        ruled.claim(ask.claim(ClaimSubject::Fivefold));
+        ruled.cite(ask.report.repetition.articles.iter().copied());
+        ruled.tells_outcome = ask.report.repetition.fivefold;
+        if let Some(note) = near_miss(ask) {
+            ruled.detail.push(note);
+            ruled.deciding.push("9.2.3".into());
+        }
+        let asked = subject(&ask.lower, &["claim", "repet", "threefold", "draw"])
+            .map(|a| ask.actors.side_or_mover(Some(&a)));
+        if asked.is_some_and(|s| s != ask.mover()) {
+            ruled.detail.push(format!(
+                "Only the player whose turn it is can claim (9.2.1); here that is {}.",
+                side_name(ask.mover())
+            ));
+        }
+        ruled
+    }
+}
+
+fn fivefold(ask: &PositionAsk) -> Ruled {
+    let r = &ask.report.repetition;
+    let mut ruled = Ruled::new(if r.fivefold && ask.asks_to_play_on() {
+        format!("No, the game is over: {}", r.reason)
+    } else if r.fivefold {
+        format!("Yes: {}", r.reason)
+    } else {
+        format!(
+            "No: the position has occurred {} time{} so far; the game ends by itself only when the same position appears for the fifth time (9.6.1). {}",
+            r.count,
+            if r.count == 1 { "" } else { "s" },
+            capitalise_first(&r.reason)
+        )
+    });
+    ruled.deciding.push("9.6.1".into());
+    ruled.claim(ask.claim(ClaimSubject::Fivefold));
+    ruled
+}
+
+fn threefold(ask: &PositionAsk) -> Ruled {
+    let r = &ask.report.repetition;
+    let turn = capitalised(ask.game.current().turn());
+    Ruled::new(if r.fivefold {
+        format!("The game is already drawn: {}", r.reason)
+    } else if r.threefold_now || !r.threefold_by_move.is_empty() {
+        format!("Yes, {turn} can claim a draw: {}", r.reason)
+    } else {
+        format!("No threefold claim is available now: {}", r.reason)
+    })
+}
+
+/// Earlier positions with the same pieces on the same squares and the same side to move.
+fn same_placement<'g>(game: &'g Game, pos: &Chess) -> Vec<(usize, &'g Chess)> {
+    game.positions()
+        .enumerate()
+        .filter(|(_, p)| p.board() == pos.board() && p.turn() == pos.turn())
+        .collect()
+}
+
+/// Why a placement seen three times (now, or after some move) is not a threefold repetition.
+fn near_miss(ask: &PositionAsk) -> Option<String> {
+    let pos = ask.game.current();
+    let now = same_placement(ask.game, pos);
+    let identical = now.iter().filter(|(_, p)| *p == pos).count();
+    if now.len() >= 3 && identical < 3 {
+        return Some(explain(ask.game, pos, &now, identical, None));
+    }
+    if ask.report.repetition.threefold_now || !ask.report.repetition.threefold_by_move.is_empty() {
+        return None;
+    }
+    for m in pos.legal_moves() {
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        let seen = same_placement(ask.game, &after);
+        let identical = seen.iter().filter(|(_, p)| **p == after).count() + 1;
+        if seen.len() >= 2 && identical < 3 {
+            let san = san_plus(pos, m);
+            return Some(explain(ask.game, &after, &seen, identical, Some(&san)));
+        }
+    }
+    None
+}
+
+fn explain(
+    game: &Game,
+    pos: &Chess,
+    seen: &[(usize, &Chess)],
+    identical: usize,
+    by_move: Option<&str>,
+) -> String {
+    let total = seen.len() + usize::from(by_move.is_some());
+    let differences: Vec<String> = seen
+        .iter()
+        .filter(|(_, p)| *p != pos)
+        .map(|(i, p)| format!("{} {}", when(game, *i), difference(p, pos)))
+        .collect();
+    let opening = match by_move {
+        Some(san) => format!(
+            "{san} would put the pieces on the same squares for the {} time",
+            ordinal(total)
+        ),
+        None => format!(
+            "The pieces have stood like this with {} to move {total} times",
+            capitalised(pos.turn())
+        ),
+    };
+    format!(
+        "{opening}, but only {identical} of those count as the same position: {}. Positions are the same only with the same castling rights and the same en passant possibilities (9.2.3).",
+        differences.join("; ")
+    )
+}
+
+fn ordinal(n: usize) -> &'static str {
+    match n {
+        1 => "first",
+        2 => "second",
+        3 => "third",
+        4 => "fourth",
+        _ => "fifth",
+    }
+}
+
+/// "at the start of the moves given", "after 12. Kf1".
+fn when(game: &Game, index: usize) -> String {
+    match index.checked_sub(1).and_then(|i| game.plies.get(i)) {
+        None => "at the start".into(),
+        Some(p) => format!("after {} {}", p.number, p.san),
+    }
+}
+
+/// What differed between an earlier occurrence and this position: castling rights or e.p.
+fn difference(then: &Chess, now: &Chess) -> String {
+    let mut parts = Vec::new();
+    for color in [Color::White, Color::Black] {
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            let (a, b) = (
+                then.castles().has(color, side),
+                now.castles().has(color, side),
+            );
+            if a != b {
+                parts.push(format!(
+                    "{} {} castle {}",
+                    side_name(Side::of(color)),
+                    if a { "could still" } else { "could not yet" },
+                    side_words(side)
+                ));
+            }
+        }
+    }
+    if then.legal_ep_square() != now.legal_ep_square() {
+        parts.push(match then.legal_ep_square() {
+            Some(sq) => format!("an en passant capture on {sq} was possible"),
+            None => "no en passant capture was possible".into(),
+        });
+    }
+    if parts.is_empty() {
+        "the position differed".into()
+    } else {
+        parts.join(" and ")
+    }
+}
