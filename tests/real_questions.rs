@@ -10,7 +10,7 @@
 //!   (parent and child numbers match, as in the golden suite).
 //!
 //! The floors enforced are a little below the level reached, against regressions; the targets
-//! are 85% fact, under 5% off-topic, 90% first and 97% top-3 on the test split.
+//! are 85% fact, under 5% off-topic, 90% first and 97% top-3 on the test split, and far off.
 //! `SHOW=dev cargo test --release --test real_questions -- --nocapture` prints every miss of a
 //! split (use it on dev only; reading test misses would tune on them).
 //! `MATCH_TUNE='law=0.4;law=0.3,similarity=0.7' cargo test --release --test real_questions tune
@@ -165,10 +165,12 @@ fn real_questions_are_answered() {
     }
 }
 
-const FLOOR_FACT: f64 = 0.0;
-const FLOOR_FIRST: f64 = 0.0;
-const FLOOR_TOP3: f64 = 0.0;
-const CEILING_OFF_TOPIC: f64 = 100.0;
+// Floors a little below the level reached (dev 40.5 / first 49.7 / top-3 66.0 / off-topic 13.1;
+// test 39.2 / 46.4 / 66.7 / 9.2): regression guards, far from the targets.
+const FLOOR_FACT: f64 = 35.0;
+const FLOOR_FIRST: f64 = 42.0;
+const FLOOR_TOP3: f64 = 60.0;
+const CEILING_OFF_TOPIC: f64 = 17.0;
 
 #[test]
 #[ignore = "a tuning helper: grades dev under MATCH_TUNE's weight sets"]

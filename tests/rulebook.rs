@@ -142,15 +142,39 @@ fn kinds_and_counts() {
         "a page per Article 1–12, Appendix A–D and Guideline I–III"
     );
     assert!(count(PageKind::Guide) >= 10);
-    let questions = book
+    let rulings: Vec<_> = book
         .passages
         .iter()
-        .filter(|p| p.question().is_some())
-        .count();
+        .filter(|p| p.ruling.is_some())
+        .collect();
     assert!(
-        questions >= 80,
-        "at least 80 FAQ questions, found {questions}"
+        rulings.len() >= 500,
+        "at least 500 rulings, found {}",
+        rulings.len()
     );
+    for p in &rulings {
+        let meta = p.ruling.as_ref().unwrap();
+        assert!(
+            (3..=9).contains(&meta.asked.len()),
+            "{} #{}: a ruling has three to nine 'asked:' lines",
+            p.page,
+            p.anchor
+        );
+        for a in &meta.articles {
+            assert!(
+                book.article(a).is_some(),
+                "{} #{}: article {a} has no heading",
+                p.page,
+                p.anchor
+            );
+        }
+        assert!(
+            !p.text.trim().is_empty(),
+            "{} #{}: no text",
+            p.page,
+            p.anchor
+        );
+    }
     for p in &book.passages {
         for fen in &p.fens {
             assert!(

@@ -225,6 +225,11 @@ pub fn stems(text: &str) -> Vec<String> {
             continue;
         }
         let w = w.strip_suffix("'s").unwrap_or(w);
+        // Squares (e5, d6) say where, not what is asked: a story's squares must not tie it to
+        // a ruling whose example uses the same ones.
+        if is_square(w) {
+            continue;
+        }
         let stem = STEMMER.with(|s| {
             let mut analyzer = s.borrow_mut();
             let mut stream = analyzer.token_stream(w);
@@ -239,6 +244,11 @@ pub fn stems(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+fn is_square(w: &str) -> bool {
+    let b = w.as_bytes();
+    b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1])
 }
 
 impl RulingMatcher {
