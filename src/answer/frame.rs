@@ -143,6 +143,16 @@ pub fn spell_out_pieces(text: &str) -> String {
     out
 }
 
+/// Words that name the side to move as the actor ("the player to move", "whose clock").
+pub const SIDE_TO_MOVE_PHRASES: [&str; 6] = [
+    "side to move",
+    "player to move",
+    "player on move",
+    "whose clock",
+    "whose turn",
+    "having the move",
+];
+
 fn has(q: &str, words: &[&str]) -> bool {
     words.iter().any(|w| q.contains(w))
 }
@@ -393,17 +403,7 @@ fn actors_in(q: &str) -> Vec<Actor> {
     if let Some(pieces) = holding(q) {
         out.push(Actor::Holding(pieces));
     }
-    if has(
-        q,
-        &[
-            "side to move",
-            "player to move",
-            "player on move",
-            "whose clock",
-            "whose turn",
-            "having the move",
-        ],
-    ) {
+    if has(q, &SIDE_TO_MOVE_PHRASES) {
         out.push(Actor::ToMove);
     }
     out

@@ -314,8 +314,8 @@ impl Arbiter {
         if chars > MAX_QUESTION_CHARS {
             return Err(AnswerError::QuestionTooLong(chars));
         }
-        let frame = Frame::read(question);
         if req.has_position() {
+            let frame = Frame::read(question);
             let hits = self
                 .index
                 .search_with(&self.book, question, 8, SearchMode::ANSWER);

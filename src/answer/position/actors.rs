@@ -422,14 +422,7 @@ fn last_actor(text: &str) -> Option<Actor> {
             best = Some((at, a));
         }
     };
-    for phrase in [
-        "side to move",
-        "player to move",
-        "player on move",
-        "whose clock",
-        "whose turn",
-        "having the move",
-    ] {
+    for phrase in crate::answer::frame::SIDE_TO_MOVE_PHRASES {
         if let Some(i) = text.rfind(phrase) {
             consider(i, Actor::ToMove);
         }

@@ -4,7 +4,7 @@
 use shakmaty::Position;
 
 use super::actors::subject;
-use super::{PositionAsk, PositionRuling, Ruled, side_name};
+use super::{PositionAsk, PositionRuling, Ruled, ended_by_mate_or_stalemate, side_name};
 use crate::answer::claims::ClaimSubject;
 use crate::answer::intent::Topic;
 use crate::rules::castling::capitalise_first;
@@ -22,25 +22,11 @@ impl PositionRuling for FiftyMoves {
     }
 
     fn rule(&self, ask: &PositionAsk) -> Ruled {
-        if let Some(o) = ask
-            .report
-            .outcome
-            .as_ref()
-            .filter(|o| matches!(o.article, "5.1.1" | "5.2.1"))
-        {
-            let mut r = Ruled::new(format!(
-                "The game is already over: {}. A checkmate or stalemate ends the game at once, before any move-count rule is applied; a mate stands even when it comes on the seventy-fifth move (9.6.2).",
-                o.explanation
-            ));
-            for s in [
-                ClaimSubject::Checkmate,
-                ClaimSubject::Stalemate,
-                ClaimSubject::SeventyFive,
-            ] {
-                r.claim(ask.claim(s));
-            }
-            r.cite([o.article, "9.6.2"]);
-            r.tells_outcome = true;
+        if let Some(r) = ended_by_mate_or_stalemate(
+            ask,
+            "any move-count rule is applied; a mate stands even when it comes on the seventy-fifth move (9.6.2)",
+            ClaimSubject::SeventyFive,
+        ) {
             return r;
         }
         let f = &ask.report.fifty_moves;

@@ -294,6 +294,31 @@ pub fn lower_first(s: &str) -> String {
 
 /// The claims that say how a finished game ended (mate, stalemate, dead position, fivefold,
 /// seventy-five moves), for rulings that state the outcome.
+/// When mate or stalemate has already ended the game, a repetition or move-count question is
+/// answered by that: `rules` names the rules it comes before ("any repetition or move-count
+/// rule"), `automatic` is the automatic draw the question is about (fivefold, 75 moves).
+pub fn ended_by_mate_or_stalemate(
+    ask: &PositionAsk,
+    rules: &str,
+    automatic: ClaimSubject,
+) -> Option<Ruled> {
+    let o = ask
+        .report
+        .outcome
+        .as_ref()
+        .filter(|o| matches!(o.article, "5.1.1" | "5.2.1"))?;
+    let mut r = Ruled::new(format!(
+        "The game is already over: {}. A checkmate or stalemate ends the game at once, before {rules}.",
+        o.explanation
+    ));
+    for s in [ClaimSubject::Checkmate, ClaimSubject::Stalemate, automatic] {
+        r.claim(ask.claim(s));
+    }
+    r.cite([o.article, "9.6.2"]);
+    r.tells_outcome = true;
+    Some(r)
+}
+
 pub fn outcome_claims(ask: &PositionAsk, ruled: &mut Ruled) {
     let Some(o) = &ask.report.outcome else {
         return;

@@ -6,7 +6,7 @@
 use shakmaty::{CastlingSide, Chess, Color, Position};
 
 use super::actors::subject;
-use super::{PositionAsk, PositionRuling, Ruled, side_name};
+use super::{PositionAsk, PositionRuling, Ruled, ended_by_mate_or_stalemate, side_name};
 use crate::answer::claims::{ClaimSubject, Side};
 use crate::answer::intent::Topic;
 use crate::rules::Game;
@@ -26,25 +26,11 @@ impl PositionRuling for Repetition {
     }
 
     fn rule(&self, ask: &PositionAsk) -> Ruled {
-        if let Some(o) = ask
-            .report
-            .outcome
-            .as_ref()
-            .filter(|o| matches!(o.article, "5.1.1" | "5.2.1"))
-        {
-            let mut r = Ruled::new(format!(
-                "The game is already over: {}. A checkmate or stalemate ends the game at once, before any repetition or move-count rule is applied (9.6.2).",
-                o.explanation
-            ));
-            for s in [
-                ClaimSubject::Checkmate,
-                ClaimSubject::Stalemate,
-                ClaimSubject::Fivefold,
-            ] {
-                r.claim(ask.claim(s));
-            }
-            r.cite([o.article, "9.6.2"]);
-            r.tells_outcome = true;
+        if let Some(r) = ended_by_mate_or_stalemate(
+            ask,
+            "any repetition or move-count rule is applied (9.6.2)",
+            ClaimSubject::Fivefold,
+        ) {
             return r;
         }
         let mut ruled = if ask.mentions(&["fivefold", "five times", "5fold", "5-fold", "5 times"]) {
