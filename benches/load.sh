@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # HTTP load benchmark of the real server on loopback with wrk (Debian package), bounded in time.
-# Usage: benches/load.sh [seconds-per-run]   (default 5). Prints a Markdown table.
+# Usage: benches/load.sh [seconds-per-run] [connection counts] [route names]
+#   defaults: 5 seconds, "1 8 32 64", every route; route names: static healthz ask asknew
+#   askpos check search. Example: benches/load.sh 5 "32" "healthz asknew". Prints a Markdown table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DUR="${1:-5}"
+CONNS="${2:-1 8 32 64}"
+ROUTES="${3:-static healthz ask asknew askpos check search}"
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
 cargo build --release --quiet
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -55,14 +59,21 @@ run() { # label url script conns
   p99=$(echo "$out" | awk '$1=="99%" {print $2}')
   echo "| $2 | $4 | $rps | $p50 | $p99 |"
 }
-for c in 1 8 64; do
-  B=http://127.0.0.1:$PORT
-  run "$B/static/style.css" "static file (ceiling)" "" $c
-  run "$B/api/ask" "POST /api/ask (no position, 304 questions repeated)" ask $c
-  run "$B/api/ask" "POST /api/ask (no position, every question new)" asknew $c
-  run "$B/api/ask" "POST /api/ask (with position)" askpos $c
-  run "$B/api/check" "POST /api/check" check $c
-  run "$B/api/search?q=castle+thru+check" "GET /api/search" "" $c
+route() { # name conns
+  local B=http://127.0.0.1:$PORT
+  case "$1" in
+    static) run "$B/static/style.css" "static file (ceiling)" "" "$2" ;;
+    healthz) run "$B/healthz" "GET /healthz" "" "$2" ;;
+    ask) run "$B/api/ask" "POST /api/ask (no position, 304 questions repeated)" ask "$2" ;;
+    asknew) run "$B/api/ask" "POST /api/ask (no position, every question new)" asknew "$2" ;;
+    askpos) run "$B/api/ask" "POST /api/ask (with position)" askpos "$2" ;;
+    check) run "$B/api/check" "POST /api/check" check "$2" ;;
+    search) run "$B/api/search?q=castle+thru+check" "GET /api/search" "" "$2" ;;
+    *) echo "unknown route '$1' (static healthz ask asknew askpos check search)" >&2; exit 2 ;;
+  esac
+}
+for c in $CONNS; do
+  for r in $ROUTES; do route "$r" "$c"; done
 done
 echo
 echo "peak RSS: $(awk '/VmHWM/ {print $2, $3}' /proc/$PID/status)"
