@@ -40,12 +40,6 @@ pub struct MatchTuning {
     pub special_unnamed: f32,
     /// A ruling for another setting than the one the question names.
     pub setting_other: f32,
-    /// A ruling whose deciding article the search ranks high among law passages: the two
-    /// ways of matching agree.
-    pub agreement: f32,
-    /// The weight of a long question's last asking sentence matched on its own (a story
-    /// followed by "Can I claim a win?" is matched both as a whole and by what it asks).
-    pub focus: f32,
     /// The share of meaning (word vectors) in a ruling's similarity.
     pub semantic: f32,
     /// A cosine of meanings at or below this counts as nothing.
@@ -65,8 +59,6 @@ impl Default for MatchTuning {
             rapid_blitz_unnamed: 0.75,
             special_unnamed: 0.5,
             setting_other: 0.55,
-            agreement: 0.0,
-            focus: 0.0,
             semantic: 0.35,
             semantic_floor: 0.5,
         }
@@ -95,8 +87,6 @@ impl MatchTuning {
                 "rapid_blitz_unnamed" => &mut self.rapid_blitz_unnamed,
                 "special_unnamed" => &mut self.special_unnamed,
                 "setting_other" => &mut self.setting_other,
-                "agreement" => &mut self.agreement,
-                "focus" => &mut self.focus,
                 "semantic" => &mut self.semantic,
                 "semantic_floor" => &mut self.semantic_floor,
                 other => return Err(format!("unknown weight '{other}'")),
@@ -169,25 +159,10 @@ impl Arbiter {
         for (passage, sim) in self.matcher.rank(part, vocabulary, weights, 15) {
             found.entry(passage).or_default().0 = sim;
         }
-        if let Some(asking) = asking_sentence(part).filter(|_| t.focus > 0.0) {
-            for (passage, sim) in self.matcher.rank(asking, vocabulary, weights, 15) {
-                let s = &mut found.entry(passage).or_default().0;
-                *s = s.max(t.focus * sim);
-            }
-        }
         if top_score >= t.min_search_score {
             for h in hits.iter().take(10) {
                 let rank = &mut found.entry(h.passage).or_default().1;
                 *rank = rank.max(h.score / top_score);
-            }
-        }
-        // How high the search ranks each article's own law passage.
-        let mut law_rank: HashMap<&str, f32> = HashMap::new();
-        for (&passage, &(_, rank)) in &found {
-            let p = &self.book.passages[passage];
-            if let (PageKind::Law, Some(a)) = (p.kind, &p.article) {
-                let r = law_rank.entry(a.as_str()).or_default();
-                *r = r.max(rank);
             }
         }
         let mut out: Vec<Candidate> = found
@@ -196,15 +171,7 @@ impl Arbiter {
                 let p = &self.book.passages[passage];
                 let fit = match &p.ruling {
                     Some(meta) => {
-                        let agree = meta
-                            .articles
-                            .first()
-                            .and_then(|a| law_rank.get(a.as_str()))
-                            .copied()
-                            .unwrap_or(0.0);
-                        (t.similarity * similarity
-                            + (1.0 - t.similarity) * rank
-                            + t.agreement * agree)
+                        (t.similarity * similarity + (1.0 - t.similarity) * rank)
                             * t.setting_fit(meta, &frame.settings)
                     }
                     None if p.kind == PageKind::Law && p.article.is_some() => t.law * rank,
@@ -420,17 +387,6 @@ impl Arbiter {
             played: Vec::new(),
         }
     }
-}
-
-/// The last sentence of a longer text that asks something, when the text has more before it.
-fn asking_sentence(part: &str) -> Option<&str> {
-    let all = sentences(part);
-    if all.len() < 2 {
-        return None;
-    }
-    all.into_iter()
-        .rev()
-        .find(|s| s.ends_with('?') && s.split_whitespace().count() >= 3)
 }
 
 /// A ruling written for a yes/no question ("Yes: the owner of the phone loses…") asked as
