@@ -21,6 +21,7 @@ use std::collections::HashSet;
 
 use regex::RegexBuilder;
 use rules_arbiter::answer::{Answer, Arbiter, AskRequest, MatchTuning};
+use rules_arbiter::regress::article_matches;
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -39,18 +40,6 @@ struct Question {
     must: Vec<String>,
     #[serde(default)]
     must_not: Vec<String>,
-}
-
-fn articles_match(got: &str, want: &str) -> bool {
-    if got == want {
-        return true;
-    }
-    let (short, long) = if got.len() < want.len() {
-        (got, want)
-    } else {
-        (want, got)
-    };
-    short.contains('.') && long.starts_with(short) && long[short.len()..].starts_with('.')
 }
 
 fn matches_all(patterns: &[String], text: &str) -> bool {
@@ -122,9 +111,9 @@ fn grade(arbiter: &Arbiter, split: &str) -> Grades {
         let wrong = matches_any(&q.must_not, &answer.answer);
         let any_article = cited
             .iter()
-            .any(|c| q.articles.iter().any(|a| articles_match(c, a)));
-        let first = cited.first().is_some_and(|c| articles_match(c, deciding));
-        let top3 = cited.iter().take(3).any(|c| articles_match(c, deciding));
+            .any(|c| q.articles.iter().any(|a| article_matches(c, a)));
+        let first = cited.first().is_some_and(|c| article_matches(c, deciding));
+        let top3 = cited.iter().take(3).any(|c| article_matches(c, deciding));
         g.total += 1;
         g.fact += fact as usize;
         g.wrong += wrong as usize;

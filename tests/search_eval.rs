@@ -17,6 +17,7 @@
 
 use std::time::{Duration, Instant};
 
+use rules_arbiter::regress::article_matches;
 use rules_arbiter::rulebook::Rulebook;
 use rules_arbiter::search::{SearchIndex, SearchMode, Tuning, Vocabulary};
 use serde::Deserialize;
@@ -30,18 +31,6 @@ struct EvalSet {
 struct Case {
     text: String,
     expect: Vec<String>,
-}
-
-pub fn articles_match(got: &str, want: &str) -> bool {
-    if got == want {
-        return true;
-    }
-    let (short, long) = if got.len() < want.len() {
-        (got, want)
-    } else {
-        (want, got)
-    };
-    short.contains('.') && long.starts_with(short) && long[short.len()..].starts_with('.')
 }
 
 fn eval_set() -> EvalSet {
@@ -78,7 +67,7 @@ fn evaluate(index: &SearchIndex, book: &Rulebook, set: &EvalSet) -> Outcome {
             .iter()
             .map(|h| h.article.clone().unwrap_or_else(|| format!("<{}>", h.page)))
             .collect();
-        let ok = |a: &String| case.expect.iter().any(|w| articles_match(a, w));
+        let ok = |a: &String| case.expect.iter().any(|w| article_matches(a, w));
         let first = arts.first().is_some_and(ok);
         let within3 = arts.iter().any(ok);
         top1 += first as usize;
