@@ -6,6 +6,10 @@
 //! the settings it names (rapid, blitz, Chess960…) and the acts it reports ("I played",
 //! "he claimed").
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 use crate::rulebook::Setting;
 
 use super::intent::{Intent, understand};
@@ -461,32 +465,10 @@ fn holding(q: &str) -> Option<Vec<PieceKind>> {
 /// Settings named in a question.
 pub fn settings_in(q: &str) -> Vec<Setting> {
     let table: [(Setting, &[&str]); 8] = [
-        (
-            Setting::Rapid,
-            &[
-                "rapid",
-                "quickplay",
-                "15+10",
-                "10+5",
-                "15 minute",
-                "25 minute",
-                "quick play",
-            ],
-        ),
+        (Setting::Rapid, &["rapid", "quickplay", "quick play"]),
         (
             Setting::Blitz,
-            &[
-                "blitz",
-                "bullet",
-                "3+2",
-                "5+3",
-                "3+0",
-                "5+0",
-                "5 minute",
-                "3 minute",
-                "five minute",
-                "lightning",
-            ],
+            &["blitz", "bullet", "five minute", "lightning"],
         ),
         (Setting::Armageddon, &["armageddon", "draw odds"]),
         (
@@ -540,11 +522,43 @@ pub fn settings_in(q: &str) -> Vec<Setting> {
             ],
         ),
     ];
-    table
+    let mut found: Vec<Setting> = table
         .iter()
         .filter(|(_, words)| has(q, words))
         .map(|(s, _)| *s)
-        .collect()
+        .collect();
+    if let Some(s) = time_control_in(q).filter(|s| !found.contains(s)) {
+        found.push(s);
+    }
+    found
+}
+
+/// The kind of game a time control written in the question makes ("15+10", "a 45 minute
+/// game", "G/30"), by the rule of A.1 and B.1: the base time in minutes plus the increment in
+/// seconds (its total over 60 moves), ten or less is blitz, under 60 rapid, else standard.
+/// Time left on a clock ("with 3 minutes left") is not a time control.
+fn time_control_in(q: &str) -> Option<Setting> {
+    static CONTROL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?x)
+            \b(\d{1,3})\s?\+\s?(\d{1,2})\b
+            | \b(\d{1,3})[\s-]?min(?:ute)?s?\s+(?:game|games|chess|time\ control|per\ (?:side|player)|each|rapid|blitz|tournament|event|match|swiss|round)\b
+            | \bg\s?/\s?(\d{1,3})\b",
+        )
+        .expect("valid regex")
+    });
+    let c = CONTROL.captures(q)?;
+    let number = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<u32>().ok());
+    let total = match (number(1), number(2)) {
+        (Some(base), Some(increment)) => base + increment,
+        _ => number(3).or(number(4))?,
+    };
+    Some(match total {
+        0 => return None,
+        1..=10 => Setting::Blitz,
+        11..=59 => Setting::Rapid,
+        _ => Setting::Standard,
+    })
 }
 
 fn acts_in(q: &str) -> Vec<Act> {
@@ -668,5 +682,23 @@ mod tests {
         );
         assert!(f.acts.contains(&Act::Flagged));
         assert!(Frame::read("I played Qb6 and his king can't move").reports_played_move());
+    }
+
+    #[test]
+    fn time_controls_name_their_setting_and_time_left_does_not() {
+        let setting = |q: &str| Frame::read(q).settings;
+        assert_eq!(setting("In a 15+10 game he flagged"), [Setting::Rapid]);
+        assert_eq!(setting("3+2, he castled with two hands"), [Setting::Blitz]);
+        assert_eq!(
+            setting("our 45 minute game, he had 3 minutes left"),
+            [Setting::Rapid]
+        );
+        assert_eq!(
+            setting("a 90 min game with 30 s increment"),
+            [Setting::Standard]
+        );
+        assert_eq!(setting("G/30 with delay"), [Setting::Rapid]);
+        assert_eq!(setting("I had one minute and 90 seconds left"), []);
+        assert_eq!(setting("with 5 minutes left he offered a draw"), []);
     }
 }
