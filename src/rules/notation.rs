@@ -3,7 +3,7 @@
 
 use shakmaty::san::{San, SanError};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{CastlingMode, Chess, Move, MoveList, Position, Role};
 
 use super::legality::{MoveRejection, explain_illegal_san, explain_illegal_uci};
 
@@ -179,8 +179,28 @@ pub fn move_with_capture_mark_flipped(pos: &Chess, san: &San) -> Option<Move> {
 }
 
 /// SAN with check/mate suffix for a legal move.
+///
+/// The same text as shakmaty's `SanPlus::from_move`, which works out the whole outcome of the
+/// position after the move (every legal reply, insufficient material) to see a mate: only a
+/// move that gives check can mate, so here the replies are generated only after a check.
 pub fn san_plus(pos: &Chess, m: Move) -> String {
-    shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string()
+    let candidates = match m {
+        Move::Normal { role, to, .. } if role != Role::Pawn => pos.san_candidates(role, to),
+        _ => MoveList::new(),
+    };
+    san_plus_among(pos, m, &candidates)
+}
+
+/// [`san_plus`] with the moves that could make `m`'s SAN ambiguous already at hand: any list
+/// that holds every legal move of `m`'s role to `m`'s square, such as all the legal moves.
+pub fn san_plus_among(pos: &Chess, m: Move, candidates: &MoveList) -> String {
+    let mut text = San::disambiguate(m, candidates).to_string();
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    if after.is_check() {
+        text.push(if after.legal_moves().is_empty() { '#' } else { '+' });
+    }
+    text
 }
 
 /// UCI as the report contract wants it: castling as the king's two-square move in standard
@@ -192,6 +212,42 @@ pub fn uci(m: Move, mode: CastlingMode) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every legal move, and every move of a short random walk from each position, written as
+    /// shakmaty's `SanPlus::from_move` writes it: ambiguities, captures, promotions, castling,
+    /// e.p., checks and mates.
+    #[test]
+    fn san_plus_writes_what_shakmaty_writes() {
+        use shakmaty::fen::Fen;
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "R6k/6pp/8/8/8/8/8/1R4K1 w - - 0 1",
+            "4k3/8/8/3pP3/8/8/8/R3K2R w KQ d6 0 1",
+            "1N1N4/8/8/8/1N1N3k/8/8/K7 w - - 0 1",
+            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        ];
+        for fen in fens {
+            let mut pos: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            for step in 0..40usize {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                for m in &legal {
+                    let expected = shakmaty::san::SanPlus::from_move(pos.clone(), *m).to_string();
+                    assert_eq!(san_plus(&pos, *m), expected, "{fen}: {m:?}");
+                    assert_eq!(san_plus_among(&pos, *m, &legal), expected, "{fen}: {m:?}");
+                }
+                pos.play_unchecked(legal[(step * 7 + 3) % legal.len()]);
+            }
+        }
+    }
 
     #[test]
     fn normalises_common_liberties() {

@@ -14,7 +14,7 @@ use super::castling::{CastlingStatus, castling_status};
 use super::describe::{capitalised, color_name, pieces_on};
 use super::game::Game;
 use super::legality::MoveRejection;
-use super::notation::{resolve_move, san_plus, uci};
+use super::notation::{resolve_move, san_plus, san_plus_among, uci};
 use super::winnability::{SolverBudget, Winnability, helpmate_san, winnability};
 
 /// Options for building a report.
@@ -179,7 +179,10 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
     let board = pos.board();
     let legal = pos.legal_moves();
     let legal_moves: Vec<String> = legal.iter().map(|m| uci(*m, mode)).collect();
-    let legal_moves_san: Vec<String> = legal.iter().map(|m| san_plus(pos, *m)).collect();
+    let legal_moves_san: Vec<String> = legal
+        .iter()
+        .map(|m| san_plus_among(pos, *m, &legal))
+        .collect();
     let checkers = pos.checkers();
     let in_check = checkers.any();
     let checkmate = in_check && legal.is_empty();
