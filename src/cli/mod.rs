@@ -126,9 +126,9 @@ pub fn read_pgn_file(path: &std::path::Path) -> anyhow::Result<String> {
 /// result (or `{"error": …}`) per stdout line, in order. Lines are read as bytes, at most
 /// [`MAX_LINE_BYTES`] of each kept: a line that is too long, not UTF-8 or not a `T` is
 /// answered with an error line (`line_too_long`, `bad_json`) and the batch goes on.
-pub fn json_lines<T: serde::de::DeserializeOwned>(
+pub fn json_lines<T: serde::de::DeserializeOwned, R: serde::Serialize>(
     what: &str,
-    handle: impl FnMut(T) -> anyhow::Result<serde_json::Value>,
+    handle: impl FnMut(T) -> anyhow::Result<R>,
 ) -> anyhow::Result<i32> {
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -137,12 +137,20 @@ pub fn json_lines<T: serde::de::DeserializeOwned>(
 }
 
 /// [`json_lines`] over any input and output.
-pub fn batch<T: serde::de::DeserializeOwned>(
+pub fn batch<T: serde::de::DeserializeOwned, R: serde::Serialize>(
     mut input: impl std::io::BufRead,
     out: &mut impl std::io::Write,
     what: &str,
-    mut handle: impl FnMut(T) -> anyhow::Result<serde_json::Value>,
+    mut handle: impl FnMut(T) -> anyhow::Result<R>,
 ) -> anyhow::Result<()> {
+    /// A result is written as it is, straight from its type (never through a
+    /// `serde_json::Value` first).
+    #[derive(serde::Serialize)]
+    #[serde(untagged)]
+    enum Reply<R> {
+        Done(R),
+        Error(serde_json::Value),
+    }
     let mut line = Vec::new();
     let mut number = 0usize;
     loop {
@@ -153,7 +161,7 @@ pub fn batch<T: serde::de::DeserializeOwned>(
             break;
         }
         number += 1;
-        let error = |code: &str, message: String| serde_json::json!({ "error": { "code": code, "message": format!("line {number}: {message}") }});
+        let error = |code: &str, message: String| Reply::Error(serde_json::json!({ "error": { "code": code, "message": format!("line {number}: {message}") }}));
         let value = if !whole {
             error(
                 "line_too_long",
@@ -167,7 +175,7 @@ pub fn batch<T: serde::de::DeserializeOwned>(
                 ),
                 Ok(text) if text.trim().is_empty() => continue,
                 Ok(text) => match serde_json::from_str::<T>(text) {
-                    Ok(req) => handle(req)?,
+                    Ok(req) => Reply::Done(handle(req)?),
                     Err(e) => error("bad_json", format!("not {what}: {e}")),
                 },
             }
