@@ -3,7 +3,7 @@
 
 use shakmaty::san::{San, SanError};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, MoveList, Position, Role};
+use shakmaty::{CastlingMode, Chess, Move, MoveList, Position, Role, Square, attacks};
 
 use super::legality::{MoveRejection, explain_illegal_san, explain_illegal_uci};
 
@@ -185,20 +185,74 @@ pub fn move_with_capture_mark_flipped(pos: &Chess, san: &San) -> Option<Move> {
 /// move that gives check can mate, so here the replies are generated only after a check.
 pub fn san_plus(pos: &Chess, m: Move) -> String {
     let candidates = match m {
-        Move::Normal { role, to, .. } if role != Role::Pawn => pos.san_candidates(role, to),
+        Move::Normal { role, to, .. } if !unambiguous(pos, role, to) => {
+            pos.san_candidates(role, to)
+        }
         _ => MoveList::new(),
     };
     san_plus_among(pos, m, &candidates)
 }
 
+/// Whether at most one piece of ours of this role (not a pawn) attacks `to`: then no SAN can be
+/// ambiguous, legal or not, and the legal candidates need not be generated.
+fn unambiguous(pos: &Chess, role: Role, to: Square) -> bool {
+    let occupied = pos.board().occupied();
+    let from = match role {
+        Role::Pawn | Role::King => return true,
+        Role::Knight => attacks::knight_attacks(to),
+        Role::Bishop => attacks::bishop_attacks(to, occupied),
+        Role::Rook => attacks::rook_attacks(to, occupied),
+        Role::Queen => attacks::queen_attacks(to, occupied),
+    };
+    (from & pos.our(role)).count() <= 1
+}
+
+/// The legal move that `uci` stands for in `p`, played there, and its SAN with check sign: the
+/// legal candidates are generated once, for the legality test and the SAN alike. `None` (and
+/// `p` unchanged) when the move is not legal. Standard and Chess960 castling alike.
+pub fn play_uci_san_plus(p: &mut Chess, uci: &UciMove) -> Option<String> {
+    let UciMove::Normal {
+        from,
+        to,
+        promotion,
+    } = *uci
+    else {
+        return None;
+    };
+    let role = p.board().role_at(from)?;
+    let (m, san) = if role == Role::King {
+        // Castling has its own forms; a king's move is never ambiguous.
+        let m = uci.to_move(p).ok()?;
+        (m, San::disambiguate(m, &MoveList::new()))
+    } else {
+        let candidates = p.san_candidates(role, to);
+        let m = *candidates
+            .iter()
+            .find(|c| c.from() == Some(from) && c.promotion() == promotion)?;
+        (m, San::disambiguate(m, &candidates))
+    };
+    p.play_unchecked(m);
+    Some(with_check_sign(san, p))
+}
+
 /// [`san_plus`] with the moves that could make `m`'s SAN ambiguous already at hand: any list
 /// that holds every legal move of `m`'s role to `m`'s square, such as all the legal moves.
 pub fn san_plus_among(pos: &Chess, m: Move, candidates: &MoveList) -> String {
-    let mut text = San::disambiguate(m, candidates).to_string();
     let mut after = pos.clone();
     after.play_unchecked(m);
+    with_check_sign(San::disambiguate(m, candidates), &after)
+}
+
+/// `san` written out, with `+` or `#` when the move gave check or mate in `after`.
+fn with_check_sign(san: San, after: &Chess) -> String {
+    let mut text = String::with_capacity(8);
+    san.append_to_string(&mut text);
     if after.is_check() {
-        text.push(if after.legal_moves().is_empty() { '#' } else { '+' });
+        text.push(if after.legal_moves().is_empty() {
+            '#'
+        } else {
+            '+'
+        });
     }
     text
 }
@@ -206,7 +260,9 @@ pub fn san_plus_among(pos: &Chess, m: Move, candidates: &MoveList) -> String {
 /// UCI as the report contract wants it: castling as the king's two-square move in standard
 /// chess, king-takes-rook in Chess960.
 pub fn uci(m: Move, mode: CastlingMode) -> String {
-    m.to_uci(mode).to_string()
+    let mut text = String::with_capacity(5);
+    m.to_uci(mode).append_to_string(&mut text);
+    text
 }
 
 #[cfg(test)]
@@ -223,7 +279,7 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-            "R6k/6pp/8/8/8/8/8/1R4K1 w - - 0 1",
+            "6k1/6pp/8/8/8/8/R7/R5K1 w - - 0 1",
             "4k3/8/8/3pP3/8/8/8/R3K2R w KQ d6 0 1",
             "1N1N4/8/8/8/1N1N3k/8/8/K7 w - - 0 1",
             "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
@@ -243,6 +299,16 @@ mod tests {
                     let expected = shakmaty::san::SanPlus::from_move(pos.clone(), *m).to_string();
                     assert_eq!(san_plus(&pos, *m), expected, "{fen}: {m:?}");
                     assert_eq!(san_plus_among(&pos, *m, &legal), expected, "{fen}: {m:?}");
+                    let uci = m.to_uci(CastlingMode::Standard);
+                    let mut played = pos.clone();
+                    assert_eq!(
+                        play_uci_san_plus(&mut played, &uci),
+                        Some(expected),
+                        "{fen}: {uci}"
+                    );
+                    let mut expected_after = pos.clone();
+                    expected_after.play_unchecked(*m);
+                    assert_eq!(played, expected_after);
                 }
                 pos.play_unchecked(legal[(step * 7 + 3) % legal.len()]);
             }

@@ -15,7 +15,7 @@ use super::describe::{capitalised, color_name, pieces_on};
 use super::game::Game;
 use super::legality::MoveRejection;
 use super::notation::{resolve_move, san_plus, san_plus_among, uci};
-use super::winnability::{SolverBudget, Winnability, helpmate_san, winnability};
+use super::winnability::{SolverBudget, Winnability, helpmate_san, winnability_both};
 
 /// Options for building a report.
 #[derive(Debug, Clone, Copy, Default)]
@@ -270,10 +270,7 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
             (skipped(), skipped())
         }
     } else {
-        (
-            winnability(pos, mode, Color::White, opts.budget),
-            winnability(pos, mode, Color::Black, opts.budget),
-        )
+        winnability_both(pos, mode, opts.budget)
     };
     let dead_position = match (white_w.decided(), black_w.decided()) {
         (Some(false), Some(false)) => Some(true),
@@ -287,26 +284,6 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
     // Converted to SAN once per side: the dead-position proof and the flag reasons share it.
     let white_line = helpmate(&white_w);
     let black_line = helpmate(&black_w);
-    let dead_position_info = DeadPosition {
-        white_can_mate: white_w.decided(),
-        black_can_mate: black_w.decided(),
-        white_helpmate: white_line.clone(),
-        black_helpmate: black_line.clone(),
-        reason: match dead_position {
-            Some(true) => "neither side can checkmate by any series of legal moves: the position is dead and the game is drawn at once (5.2.2)".into(),
-            Some(false) => {
-                let who = match (white_w.decided(), black_w.decided()) {
-                    (Some(true), Some(true)) => "both sides".to_string(),
-                    (Some(true), _) => "White".to_string(),
-                    _ => "Black".to_string(),
-                };
-                format!("not a dead position: {who} can still checkmate by some series of legal moves (5.2.2)")
-            }
-            None => "not decided within the solver budget: whether the position is dead is left open (5.2.2)".into(),
-        },
-        article: "5.2.2",
-    };
-
     let outcome = outcome(
         pos,
         checkmate,
@@ -372,6 +349,11 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
         white: flag_info.white.result.clone(),
         black: flag_info.black.result.clone(),
     };
+    let dead_position_info = dead_position_info(
+        dead_position,
+        [white_w.decided(), black_w.decided()],
+        [white_line, black_line],
+    );
     let resign_for = |resigner: Color, opponent: &Winnability| -> Ruling {
         let opp = resigner.other();
         if let Some(o) = &over {
@@ -453,6 +435,33 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
         history,
         move_check,
         warnings: game.warnings.clone(),
+    }
+}
+
+/// The dead-position verdict explained, with each side's helpmate line (SAN) as the proof.
+fn dead_position_info(
+    dead_position: Option<bool>,
+    [white_can_mate, black_can_mate]: [Option<bool>; 2],
+    [white_helpmate, black_helpmate]: [Vec<String>; 2],
+) -> DeadPosition {
+    DeadPosition {
+        white_can_mate,
+        black_can_mate,
+        white_helpmate,
+        black_helpmate,
+        reason: match dead_position {
+            Some(true) => "neither side can checkmate by any series of legal moves: the position is dead and the game is drawn at once (5.2.2)".into(),
+            Some(false) => {
+                let who = match (white_can_mate, black_can_mate) {
+                    (Some(true), Some(true)) => "both sides",
+                    (Some(true), _) => "White",
+                    _ => "Black",
+                };
+                format!("not a dead position: {who} can still checkmate by some series of legal moves (5.2.2)")
+            }
+            None => "not decided within the solver budget: whether the position is dead is left open (5.2.2)".into(),
+        },
+        article: "5.2.2",
     }
 }
 

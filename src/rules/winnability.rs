@@ -105,12 +105,16 @@ fn current_token() -> Option<CancelToken> {
 }
 
 /// Writes the FEN that chasolver reads: castling rights only in standard chess (the `chess`
-/// crate knows no Chess960 castling), the e.p. square only when a legal capture uses it.
+/// crate knows no Chess960 castling), the e.p. square only when a legal capture uses it, and
+/// the clocks as `0 1` (the solver's board has none, and so the same position under other
+/// clocks finds its verdict in the cache).
 pub fn chasolver_fen(pos: &Chess, mode: CastlingMode) -> String {
     let mut setup = pos.to_setup(EnPassantMode::Legal);
     if mode == CastlingMode::Chess960 {
         setup.castling_rights = shakmaty::Bitboard::EMPTY;
     }
+    setup.halfmoves = 0;
+    setup.fullmoves = std::num::NonZeroU32::MIN;
     Fen::try_from_setup(setup)
         .map(|f| f.to_string())
         .unwrap_or_else(|e| e.ignore().to_string())
@@ -132,31 +136,46 @@ fn to_chess_color(color: Color) -> chess::Color {
     }
 }
 
-type CacheKey = (String, bool);
+/// Decided verdicts by position (the FEN chasolver reads), White's then Black's: a verdict
+/// never changes, and the same positions come back (a game re-diagnosed after an edit, a
+/// widget asking about one position, the two sides of one report).
+type Verdicts = [Option<Winnability>; 2];
 
-/// Decided verdicts by (FEN, winner): a verdict never changes, and the same positions come
-/// back (a game re-diagnosed after an edit, a widget asking about one position).
-fn cache() -> &'static Mutex<HashMap<CacheKey, Winnability>> {
-    static CACHE: OnceLock<Mutex<HashMap<CacheKey, Winnability>>> = OnceLock::new();
+fn cache() -> &'static Mutex<HashMap<String, Verdicts>> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Verdicts>>> = OnceLock::new();
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
+/// Positions kept (each with up to two verdicts) before the cache starts over.
 const CACHE_LIMIT: usize = 4096;
 
-fn remember(key: CacheKey, verdict: &Winnability) {
+fn side(winner: Color) -> usize {
+    match winner {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+fn remember(fen: &str, winner: Color, verdict: &Winnability) {
     if verdict.decided().is_none() {
         return;
     }
     if let Ok(mut cache) = cache().lock() {
+        if let Some(known) = cache.get_mut(fen) {
+            known[side(winner)] = Some(verdict.clone());
+            return;
+        }
         if cache.len() >= CACHE_LIMIT {
             cache.clear();
         }
-        cache.insert(key, verdict.clone());
+        let mut known = Verdicts::default();
+        known[side(winner)] = Some(verdict.clone());
+        cache.insert(fen.to_string(), known);
     }
 }
 
-fn recall(key: &CacheKey) -> Option<Winnability> {
-    cache().lock().ok()?.get(key).cloned()
+fn recall(fen: &str, winner: Color) -> Option<Winnability> {
+    cache().lock().ok()?.get(fen)?[side(winner)].clone()
 }
 
 fn from_solver(found: Option<chasolver::Winnability>) -> Option<Winnability> {
@@ -176,16 +195,55 @@ pub fn winnability(
     winner: Color,
     budget: SolverBudget,
 ) -> Winnability {
-    // The FEN is both the bridge to the solver's board and the cache key.
-    let fen = chasolver_fen(pos, mode);
-    let key = (fen, winner == Color::White);
-    if let Some(hit) = recall(&key) {
-        return hit;
+    let mut query = Query::new(chasolver_fen(pos, mode), budget);
+    query.decide(winner)
+}
+
+/// [`winnability`] for White and for Black: one FEN, one cache key and one solver board
+/// serve both queries.
+pub fn winnability_both(
+    pos: &Chess,
+    mode: CastlingMode,
+    budget: SolverBudget,
+) -> (Winnability, Winnability) {
+    let mut query = Query::new(chasolver_fen(pos, mode), budget);
+    (query.decide(Color::White), query.decide(Color::Black))
+}
+
+/// The queries on one position: the FEN (the bridge to the solver's board and the cache key),
+/// and the board, read from it at the first cache miss.
+struct Query {
+    fen: String,
+    board: Option<Result<chess::Board, String>>,
+    budget: SolverBudget,
+}
+
+impl Query {
+    fn new(fen: String, budget: SolverBudget) -> Query {
+        Query {
+            fen,
+            board: None,
+            budget,
+        }
     }
-    let board = match board_from_fen(&key.0) {
-        Ok(b) => b,
-        Err(why) => return Winnability::Undetermined { why },
-    };
+
+    fn decide(&mut self, winner: Color) -> Winnability {
+        if let Some(hit) = recall(&self.fen, winner) {
+            return hit;
+        }
+        let fen = &self.fen;
+        let board = match self.board.get_or_insert_with(|| board_from_fen(fen)) {
+            Ok(b) => *b,
+            Err(why) => return Winnability::Undetermined { why: why.clone() },
+        };
+        let verdict = solve(&board, winner, self.budget);
+        remember(&self.fen, winner, &verdict);
+        verdict
+    }
+}
+
+/// One query to chasolver, under the budget's deadline (set now) and the thread's token.
+fn solve(board: &chess::Board, winner: Color, budget: SolverBudget) -> Winnability {
     let token = current_token();
     let limits = chasolver::Limits {
         deadline: budget.0.map(|d| Instant::now() + d),
@@ -193,12 +251,12 @@ pub fn winnability(
     };
     let chess_winner = to_chess_color(winner);
     let outcome = std::panic::catch_unwind(|| {
-        if chasolver::is_unwinnable_fast_within(&board, chess_winner, &limits) {
+        if chasolver::is_unwinnable_fast_within(board, chess_winner, &limits) {
             return Some(Winnability::Unwinnable);
         }
-        from_solver(chasolver::winnability_within(&board, chess_winner, &limits))
+        from_solver(chasolver::winnability_within(board, chess_winner, &limits))
     });
-    let verdict = match outcome {
+    match outcome {
         Ok(Some(verdict)) => verdict,
         Ok(None) => Winnability::Undetermined {
             why: if token.as_ref().is_some_and(CancelToken::is_cancelled) {
@@ -215,9 +273,7 @@ pub fn winnability(
         Err(_) => Winnability::Undetermined {
             why: "the solver failed on this position".into(),
         },
-    };
-    remember(key, &verdict);
-    verdict
+    }
 }
 
 /// Turns a helpmate line (UCI) into SAN from `pos`, stopping at the first move that does not
@@ -229,9 +285,10 @@ pub fn helpmate_san(pos: &Chess, line: &[String]) -> Vec<String> {
         let Ok(uci) = UciMove::from_ascii(text.as_bytes()) else {
             break;
         };
-        let Ok(m) = uci.to_move(&p) else { break };
-        out.push(super::notation::san_plus(&p, m));
-        p.play_unchecked(m);
+        let Some(san) = super::notation::play_uci_san_plus(&mut p, &uci) else {
+            break;
+        };
+        out.push(san);
     }
     out
 }
@@ -326,8 +383,8 @@ mod tests {
             "{verdict:?}"
         );
         assert!(!cancelled(), "the scope ends with with_cancel");
-        let key = (chasolver_fen(&p, CastlingMode::Standard), true);
-        assert!(recall(&key).is_none());
+        let fen = chasolver_fen(&p, CastlingMode::Standard);
+        assert!(recall(&fen, Color::White).is_none());
     }
 
     #[test]
