@@ -279,16 +279,30 @@ fn solve(board: &chess::Board, winner: Color, budget: SolverBudget) -> Winnabili
 /// Turns a helpmate line (UCI) into SAN from `pos`, stopping at the first move that does not
 /// apply (which would be a bridge bug, reported rather than hidden).
 pub fn helpmate_san(pos: &Chess, line: &[String]) -> Vec<String> {
+    use super::notation::{play_uci, san_text};
     let mut p = pos.clone();
     let mut out = Vec::with_capacity(line.len());
     for text in line {
         let Ok(uci) = UciMove::from_ascii(text.as_bytes()) else {
             break;
         };
-        let Some(san) = super::notation::play_uci_san_plus(&mut p, &uci) else {
+        let Some(san) = play_uci(&mut p, &uci) else {
             break;
         };
+        let mut san = san_text(san);
+        if p.is_check() {
+            san.push('+');
+        }
         out.push(san);
+    }
+    // A check followed by a legal move of the line is no mate: only where the line ends can
+    // a check be mate.
+    if let Some(last) = out.last_mut()
+        && last.ends_with('+')
+        && p.legal_moves().is_empty()
+    {
+        last.pop();
+        last.push('#');
     }
     out
 }
@@ -385,6 +399,21 @@ mod tests {
         assert!(!cancelled(), "the scope ends with with_cancel");
         let fen = chasolver_fen(&p, CastlingMode::Standard);
         assert!(recall(&fen, Color::White).is_none());
+    }
+
+    #[test]
+    fn helpmate_lines_in_san_have_their_check_and_mate_signs() {
+        let line = |moves: &[&str]| moves.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        let mate = pos("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+        assert_eq!(helpmate_san(&mate, &line(&["d1d8"])), ["Rd8#"]);
+        // A move after the mate does not apply: the line ends there, still a mate.
+        assert_eq!(helpmate_san(&mate, &line(&["d1d8", "g8h8"])), ["Rd8#"]);
+        let check = pos("7k/7p/8/8/8/8/6PP/3R2K1 w - - 0 1");
+        assert_eq!(
+            helpmate_san(&check, &line(&["d1d8", "h8g7"])),
+            ["Rd8+", "Kg7"]
+        );
+        assert_eq!(helpmate_san(&check, &line(&["d1d8"])), ["Rd8+"]);
     }
 
     #[test]
