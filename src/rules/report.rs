@@ -8,14 +8,14 @@ use std::collections::HashMap;
 use serde::Serialize;
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position};
 
 use super::castling::{CastlingStatus, castling_status};
 use super::describe::{capitalised, color_name, pieces_on};
 use super::game::Game;
 use super::legality::MoveRejection;
 use super::notation::{resolve_move, san_plus, san_plus_among, uci};
-use super::winnability::{SolverBudget, Winnability, helpmate_san, winnability_both};
+use super::winnability::{SolverBudget, Verdict, Winnability, winnability_both};
 
 /// Options for building a report.
 #[derive(Debug, Clone, Copy, Default)]
@@ -250,40 +250,16 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
     let repetition = repetition(game, pos, &legal, &notations);
     let fifty_moves = fifty_moves(pos, &legal, &notations);
 
-    // The solver: can each side still mate?
-    let (white_w, black_w) = if opts.skip_solver || checkmate {
-        let skipped = || Winnability::Undetermined {
-            why: "not asked".into(),
-        };
-        if checkmate {
-            // The mating side has mated; the mated side cannot mate any more.
-            let mated = turn;
-            let by = |c: Color| {
-                if c == mated {
-                    Winnability::Unwinnable
-                } else {
-                    Winnability::Winnable { helpmate: vec![] }
-                }
-            };
-            (by(Color::White), by(Color::Black))
-        } else {
-            (skipped(), skipped())
-        }
-    } else {
-        winnability_both(pos, mode, opts.budget)
-    };
+    // The solver: can each side still mate? With each side's helpmate line in SAN, which the
+    // dead-position proof and the flag reasons share.
+    let [white, black] = solver_verdicts(pos, mode, opts, checkmate);
+    let (white_w, white_line) = (white.winnability, white.helpmate_san);
+    let (black_w, black_line) = (black.winnability, black.helpmate_san);
     let dead_position = match (white_w.decided(), black_w.decided()) {
         (Some(false), Some(false)) => Some(true),
         (Some(true), _) | (_, Some(true)) => Some(false),
         _ => None,
     };
-    let helpmate = |w: &Winnability| match w {
-        Winnability::Winnable { helpmate } => helpmate_san(pos, helpmate),
-        _ => vec![],
-    };
-    // Converted to SAN once per side: the dead-position proof and the flag reasons share it.
-    let white_line = helpmate(&white_w);
-    let black_line = helpmate(&black_w);
     let outcome = outcome(
         pos,
         checkmate,
@@ -436,6 +412,37 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
         move_check,
         warnings: game.warnings.clone(),
     }
+}
+
+/// Both sides' verdicts: from the solver, or known without it after a mate, or "not asked".
+fn solver_verdicts(
+    pos: &Chess,
+    mode: CastlingMode,
+    opts: CheckOptions,
+    checkmate: bool,
+) -> [Verdict; 2] {
+    let verdict = |winnability| Verdict {
+        winnability,
+        helpmate_san: vec![],
+    };
+    if checkmate {
+        // The mating side has mated; the mated side cannot mate any more.
+        return Color::ALL.map(|c| {
+            verdict(if c == pos.turn() {
+                Winnability::Unwinnable
+            } else {
+                Winnability::Winnable { helpmate: vec![] }
+            })
+        });
+    }
+    if opts.skip_solver {
+        return Color::ALL.map(|_| {
+            verdict(Winnability::Undetermined {
+                why: "not asked".into(),
+            })
+        });
+    }
+    winnability_both(pos, mode, opts.budget)
 }
 
 /// The dead-position verdict explained, with each side's helpmate line (SAN) as the proof.

@@ -139,7 +139,15 @@ fn to_chess_color(color: Color) -> chess::Color {
 /// Decided verdicts by position (the FEN chasolver reads), White's then Black's: a verdict
 /// never changes, and the same positions come back (a game re-diagnosed after an edit, a
 /// widget asking about one position, the two sides of one report).
-type Verdicts = [Option<Winnability>; 2];
+type Verdicts = [Option<Known>; 2];
+
+/// A decided verdict, and its helpmate line in SAN once a report has asked for it (SAN is a
+/// function of the position, which the cache key is).
+#[derive(Clone)]
+struct Known {
+    verdict: Winnability,
+    san: Option<Vec<String>>,
+}
 
 fn cache() -> &'static Mutex<HashMap<String, Verdicts>> {
     static CACHE: OnceLock<Mutex<HashMap<String, Verdicts>>> = OnceLock::new();
@@ -160,22 +168,40 @@ fn remember(fen: &str, winner: Color, verdict: &Winnability) {
     if verdict.decided().is_none() {
         return;
     }
+    let known = Known {
+        verdict: verdict.clone(),
+        san: None,
+    };
     if let Ok(mut cache) = cache().lock() {
-        if let Some(known) = cache.get_mut(fen) {
-            known[side(winner)] = Some(verdict.clone());
+        if let Some(entry) = cache.get_mut(fen) {
+            entry[side(winner)] = Some(known);
             return;
         }
         if cache.len() >= CACHE_LIMIT {
             cache.clear();
         }
-        let mut known = Verdicts::default();
-        known[side(winner)] = Some(verdict.clone());
-        cache.insert(fen.to_string(), known);
+        let mut entry = Verdicts::default();
+        entry[side(winner)] = Some(known);
+        cache.insert(fen.to_string(), entry);
     }
 }
 
 fn recall(fen: &str, winner: Color) -> Option<Winnability> {
-    cache().lock().ok()?.get(fen)?[side(winner)].clone()
+    let cache = cache().lock().ok()?;
+    Some(cache.get(fen)?[side(winner)].as_ref()?.verdict.clone())
+}
+
+fn recall_san(fen: &str, winner: Color) -> Option<Vec<String>> {
+    let cache = cache().lock().ok()?;
+    cache.get(fen)?[side(winner)].as_ref()?.san.clone()
+}
+
+fn remember_san(fen: &str, winner: Color, san: &[String]) {
+    if let Ok(mut cache) = cache().lock()
+        && let Some(Some(known)) = cache.get_mut(fen).map(|e| &mut e[side(winner)])
+    {
+        known.san = Some(san.to_vec());
+    }
 }
 
 fn from_solver(found: Option<chasolver::Winnability>) -> Option<Winnability> {
@@ -199,15 +225,34 @@ pub fn winnability(
     query.decide(winner)
 }
 
-/// [`winnability`] for White and for Black: one FEN, one cache key and one solver board
-/// serve both queries.
-pub fn winnability_both(
-    pos: &Chess,
-    mode: CastlingMode,
-    budget: SolverBudget,
-) -> (Winnability, Winnability) {
+/// One side's verdict, with the helpmate line in SAN when it is winnable (empty otherwise).
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    pub winnability: Winnability,
+    pub helpmate_san: Vec<String>,
+}
+
+/// [`winnability`] for White and for Black, each with its helpmate line in SAN: one FEN, one
+/// cache key and one solver board serve both queries, and the SAN lines are remembered with
+/// the verdicts.
+pub fn winnability_both(pos: &Chess, mode: CastlingMode, budget: SolverBudget) -> [Verdict; 2] {
     let mut query = Query::new(chasolver_fen(pos, mode), budget);
-    (query.decide(Color::White), query.decide(Color::Black))
+    [Color::White, Color::Black].map(|winner| {
+        let winnability = query.decide(winner);
+        let helpmate_san = match &winnability {
+            Winnability::Winnable { helpmate } => recall_san(&query.fen, winner)
+                .unwrap_or_else(|| {
+                    let san = helpmate_san(pos, helpmate);
+                    remember_san(&query.fen, winner, &san);
+                    san
+                }),
+            _ => Vec::new(),
+        };
+        Verdict {
+            winnability,
+            helpmate_san,
+        }
+    })
 }
 
 /// The queries on one position: the FEN (the bridge to the solver's board and the cache key),
