@@ -191,9 +191,17 @@ fn recall(fen: &str, winner: Color) -> Option<Winnability> {
     Some(cache.get(fen)?[side(winner)].as_ref()?.verdict.clone())
 }
 
-fn recall_san(fen: &str, winner: Color) -> Option<Vec<String>> {
+/// A winnable verdict whose SAN line is remembered, as a report takes it: the SAN line, and
+/// the verdict without its UCI line (a report shows the SAN one; no need to copy both).
+fn recall_with_san(fen: &str, winner: Color) -> Option<Verdict> {
     let cache = cache().lock().ok()?;
-    cache.get(fen)?[side(winner)].as_ref()?.san.clone()
+    let known = cache.get(fen)?[side(winner)].as_ref()?;
+    Some(Verdict {
+        winnability: Winnability::Winnable {
+            helpmate: Vec::new(),
+        },
+        helpmate_san: known.san.clone()?,
+    })
 }
 
 fn remember_san(fen: &str, winner: Color, san: &[String]) {
@@ -226,6 +234,7 @@ pub fn winnability(
 }
 
 /// One side's verdict, with the helpmate line in SAN when it is winnable (empty otherwise).
+/// The SAN line is the one to show: `winnability`'s UCI line may be left empty.
 #[derive(Debug, Clone)]
 pub struct Verdict {
     pub winnability: Winnability,
@@ -238,14 +247,16 @@ pub struct Verdict {
 pub fn winnability_both(pos: &Chess, mode: CastlingMode, budget: SolverBudget) -> [Verdict; 2] {
     let mut query = Query::new(chasolver_fen(pos, mode), budget);
     [Color::White, Color::Black].map(|winner| {
+        if let Some(known) = recall_with_san(&query.fen, winner) {
+            return known;
+        }
         let winnability = query.decide(winner);
         let helpmate_san = match &winnability {
-            Winnability::Winnable { helpmate } => recall_san(&query.fen, winner)
-                .unwrap_or_else(|| {
-                    let san = helpmate_san(pos, helpmate);
-                    remember_san(&query.fen, winner, &san);
-                    san
-                }),
+            Winnability::Winnable { helpmate } => {
+                let san = helpmate_san(pos, helpmate);
+                remember_san(&query.fen, winner, &san);
+                san
+            }
             _ => Vec::new(),
         };
         Verdict {
