@@ -68,7 +68,9 @@ fn run_batch(opts: CheckOptions) -> anyhow::Result<i32> {
     json_lines("a check request", |req: CheckRequest| {
         // The API's limits on moves and PGN size hold for a batch line too.
         if let Err(e) = req.within_limits() {
-            return Ok(BatchLine::Error(serde_json::json!({ "error": e.to_json() })));
+            return Ok(BatchLine::Error(
+                serde_json::json!({ "error": e.to_json() }),
+            ));
         }
         Ok(match req.game() {
             Ok(game) => BatchLine::Report(Box::new(rules::check(

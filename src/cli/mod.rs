@@ -161,7 +161,11 @@ pub fn batch<T: serde::de::DeserializeOwned, R: serde::Serialize>(
             break;
         }
         number += 1;
-        let error = |code: &str, message: String| Reply::Error(serde_json::json!({ "error": { "code": code, "message": format!("line {number}: {message}") }}));
+        let error = |code: &str, message: String| {
+            Reply::Error(
+                serde_json::json!({ "error": { "code": code, "message": format!("line {number}: {message}") }}),
+            )
+        };
         let value = if !whole {
             error(
                 "line_too_long",
