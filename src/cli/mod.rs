@@ -152,6 +152,9 @@ pub fn batch<T: serde::de::DeserializeOwned, R: serde::Serialize>(
         Error(serde_json::Value),
     }
     let mut line = Vec::new();
+    // Each result is written into one reused buffer and handed over in one piece: many small
+    // writes through the output's buffer cost more than the copy.
+    let mut written = Vec::new();
     let mut number = 0usize;
     loop {
         line.clear();
@@ -184,8 +187,10 @@ pub fn batch<T: serde::de::DeserializeOwned, R: serde::Serialize>(
                 },
             }
         };
-        serde_json::to_writer(&mut *out, &value)?;
-        out.write_all(b"\n")?;
+        written.clear();
+        serde_json::to_writer(&mut written, &value)?;
+        written.push(b'\n');
+        out.write_all(&written)?;
     }
     out.flush()?;
     Ok(())
