@@ -21,6 +21,12 @@ of them. Measured, each best of --repeat runs:
                          fifty-move claim now / by a move, seventy-five, written out as JSON
   python-chess + SAN     the same, plus the SAN of every legal move (the arbiter's report
                          carries SAN for every legal move too)
+  chasolver alone        the solver's queries of each report (for White then Black: the fast
+                         unwinnability test, then the full analysis when it is inconclusive,
+                         each under the same budget) on the same positions, called directly in
+                         a Rust loop with boards read beforehand and nothing cached
+                         (benches/solver_direct.rs, run through `cargo bench`); the arbiter's
+                         overhead is its full report's time over this one
 
 The worst single report is found by timestamping each report as it arrives from the batch,
 then re-timing the slowest candidates one by one in a fresh process (minus the cost of a
@@ -214,6 +220,25 @@ def run_pychess(chess, fens: list[str], with_san: bool) -> tuple[float, float, l
     return time.perf_counter() - t0, time.process_time() - c0, times
 
 
+# --- chasolver alone -------------------------------------------------------------------------
+
+def run_solver_direct(data: Path, lines: int, budget_ms: int, repeat: int) -> tuple[float, float, int]:
+    """chasolver's queries of each report, called directly (benches/solver_direct.rs), one run
+    per process as for the arbiter: returns (seconds and CPU seconds of the best runs, sides
+    decided)."""
+    wall = cpu = float("inf")
+    decided = 0
+    for _ in range(repeat):
+        out = subprocess.run(["cargo", "bench", "--quiet", "--bench", "solver_direct", "--",
+                              str(data), str(lines), str(budget_ms), "1"],
+                             cwd=ROOT, check=True, capture_output=True, text=True).stdout
+        figures = dict(kv.split("=") for kv in out.split())
+        wall = min(wall, float(figures["seconds"]))
+        cpu = min(cpu, float(figures["cpu_seconds"]))
+        decided = int(figures["decided"])
+    return wall, cpu, decided
+
+
 # --- main -----------------------------------------------------------------------------------
 
 def main() -> int:
@@ -283,6 +308,10 @@ def main() -> int:
         worst_i = max(range(n), key=per_position.__getitem__)
         rows.append((label, wall, cpu, per_position[worst_i], fens[worst_i], ""))
 
+    solver_wall, solver_cpu, solver_decided = run_solver_direct(args.data, n, full, args.repeat)
+    rows.append((f"chasolver alone (budget {full} ms)", solver_wall, solver_cpu, 0.0, "",
+                 f"sides decided {solver_decided} of {2 * n}"))
+
     py_rules = rows[3][1]
     print(f"{n} positions from {args.data} (best of {args.repeat} runs, {os.cpu_count()} cores)")
     print(f"{'':<38} {'reports/s':>10} {'µs/report':>10} {'CPU s':>7} {'worst ms':>9} {'vs python-chess':>16}")
@@ -293,9 +322,16 @@ def main() -> int:
     solver = max(0.0, full_wall - rules_wall)
     print(f"split of the full report: rules {rules_wall / n * 1e6:.1f} µs + solver {solver / n * 1e6:.1f} µs "
           f"per report ({rules_wall:.2f} s + {solver:.2f} s = {full_wall:.2f} s)")
+    full_cpu = rows[0][2]
+    print(f"overhead over chasolver alone: full report {(full_wall / solver_wall - 1) * 100:.0f} % by wall time "
+          f"({full_wall / n * 1e6:.1f} µs vs {solver_wall / n * 1e6:.1f} µs per position), "
+          f"{(full_cpu / solver_cpu - 1) * 100:.0f} % by CPU time (the whole arbiter process, start-up and "
+          f"JSON included: {full_cpu:.3f} s vs {solver_cpu:.3f} s); the solver part alone (full report - rules part) "
+          f"{(solver / solver_wall - 1) * 100:+.0f} % by wall time")
     print("worst single reports:")
     for label, _wall, _cpu, worst, fen, _note in rows:
-        print(f"  {label:<36} {worst * 1e3:7.2f} ms  {fen}")
+        if fen:
+            print(f"  {label:<36} {worst * 1e3:7.2f} ms  {fen}")
     print("(vs python-chess = python-chess's time for the same rules fields / this row's time: above 1 is faster;\n"
           " CPU s counts the processes of the row, solver threads included)")
     return 0

@@ -56,15 +56,29 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
+/// One line of `check --batch`'s output.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+enum BatchLine {
+    Report(Box<rules::Report>),
+    Error(serde_json::Value),
+}
+
 fn run_batch(opts: CheckOptions) -> anyhow::Result<i32> {
     json_lines("a check request", |req: CheckRequest| {
         // The API's limits on moves and PGN size hold for a batch line too.
         if let Err(e) = req.within_limits() {
-            return Ok(serde_json::json!({ "error": e.to_json() }));
+            return Ok(BatchLine::Error(
+                serde_json::json!({ "error": e.to_json() }),
+            ));
         }
         Ok(match req.game() {
-            Ok(game) => serde_json::to_value(rules::check(&game, req.move_text.as_deref(), opts))?,
-            Err(e) => serde_json::json!({ "error": e.to_json() }),
+            Ok(game) => BatchLine::Report(Box::new(rules::check(
+                &game,
+                req.move_text.as_deref(),
+                opts,
+            ))),
+            Err(e) => BatchLine::Error(serde_json::json!({ "error": e.to_json() })),
         })
     })
 }

@@ -126,9 +126,9 @@ pub fn read_pgn_file(path: &std::path::Path) -> anyhow::Result<String> {
 /// result (or `{"error": …}`) per stdout line, in order. Lines are read as bytes, at most
 /// [`MAX_LINE_BYTES`] of each kept: a line that is too long, not UTF-8 or not a `T` is
 /// answered with an error line (`line_too_long`, `bad_json`) and the batch goes on.
-pub fn json_lines<T: serde::de::DeserializeOwned>(
+pub fn json_lines<T: serde::de::DeserializeOwned, R: serde::Serialize>(
     what: &str,
-    handle: impl FnMut(T) -> anyhow::Result<serde_json::Value>,
+    handle: impl FnMut(T) -> anyhow::Result<R>,
 ) -> anyhow::Result<i32> {
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -137,13 +137,24 @@ pub fn json_lines<T: serde::de::DeserializeOwned>(
 }
 
 /// [`json_lines`] over any input and output.
-pub fn batch<T: serde::de::DeserializeOwned>(
+pub fn batch<T: serde::de::DeserializeOwned, R: serde::Serialize>(
     mut input: impl std::io::BufRead,
     out: &mut impl std::io::Write,
     what: &str,
-    mut handle: impl FnMut(T) -> anyhow::Result<serde_json::Value>,
+    mut handle: impl FnMut(T) -> anyhow::Result<R>,
 ) -> anyhow::Result<()> {
+    /// A result is written as it is, straight from its type (never through a
+    /// `serde_json::Value` first).
+    #[derive(serde::Serialize)]
+    #[serde(untagged)]
+    enum Reply<R> {
+        Done(R),
+        Error(serde_json::Value),
+    }
     let mut line = Vec::new();
+    // Each result is written into one reused buffer and handed over in one piece: many small
+    // writes through the output's buffer cost more than the copy.
+    let mut written = Vec::new();
     let mut number = 0usize;
     loop {
         line.clear();
@@ -153,7 +164,11 @@ pub fn batch<T: serde::de::DeserializeOwned>(
             break;
         }
         number += 1;
-        let error = |code: &str, message: String| serde_json::json!({ "error": { "code": code, "message": format!("line {number}: {message}") }});
+        let error = |code: &str, message: String| {
+            Reply::Error(
+                serde_json::json!({ "error": { "code": code, "message": format!("line {number}: {message}") }}),
+            )
+        };
         let value = if !whole {
             error(
                 "line_too_long",
@@ -167,13 +182,15 @@ pub fn batch<T: serde::de::DeserializeOwned>(
                 ),
                 Ok(text) if text.trim().is_empty() => continue,
                 Ok(text) => match serde_json::from_str::<T>(text) {
-                    Ok(req) => handle(req)?,
+                    Ok(req) => Reply::Done(handle(req)?),
                     Err(e) => error("bad_json", format!("not {what}: {e}")),
                 },
             }
         };
-        serde_json::to_writer(&mut *out, &value)?;
-        out.write_all(b"\n")?;
+        written.clear();
+        serde_json::to_writer(&mut written, &value)?;
+        written.push(b'\n');
+        out.write_all(&written)?;
     }
     out.flush()?;
     Ok(())

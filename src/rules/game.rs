@@ -139,12 +139,14 @@ pub fn parse_fen_in(
     };
     let mut warnings = Vec::new();
     let setup = fen.into_setup();
+    let first = Chess::from_setup(setup.clone(), mode);
     if mode == CastlingMode::Standard
-        && let Some((pos, notes)) = x_fen_chess960(&setup, castling_field)
+        && let Err(err) = &first
+        && let Some((pos, notes)) = x_fen_chess960(&setup, err.kinds(), castling_field)
     {
         return Ok((pos, CastlingMode::Chess960, notes));
     }
-    let pos = match Chess::from_setup(setup, mode) {
+    let pos = match first {
         Ok(p) => p,
         Err(err) => {
             let kinds = err.kinds();
@@ -207,15 +209,14 @@ fn check_number_field(idx: usize, value: &str) -> Result<(), RulesError> {
 /// A FEN read as standard chess whose KQkq rights are impossible there (the king or rook is
 /// not on its original square) but valid as X-FEN, where K and Q name the outermost rooks:
 /// with a king off the e-file, no standard game can have them, so this is Chess960.
-fn x_fen_chess960(setup: &Setup, castling_field: &str) -> Option<(Chess, Vec<String>)> {
-    let standard = Chess::from_setup(setup.clone(), CastlingMode::Standard);
-    let Err(err) = standard else {
-        return None;
-    };
-    if !err
-        .kinds()
-        .contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS)
-    {
+///
+/// `standard_errors`: what was wrong with the position read as standard chess.
+fn x_fen_chess960(
+    setup: &Setup,
+    standard_errors: PositionErrorKinds,
+    castling_field: &str,
+) -> Option<(Chess, Vec<String>)> {
+    if !standard_errors.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) {
         return None;
     }
     let king_off_e_file = Color::ALL.into_iter().any(|color| {

@@ -3,7 +3,7 @@
 
 use shakmaty::san::{San, SanError};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{CastlingMode, Chess, Move, MoveList, Position, Role, Square, attacks};
 
 use super::legality::{MoveRejection, explain_illegal_san, explain_illegal_uci};
 
@@ -179,19 +179,148 @@ pub fn move_with_capture_mark_flipped(pos: &Chess, san: &San) -> Option<Move> {
 }
 
 /// SAN with check/mate suffix for a legal move.
+///
+/// The same text as shakmaty's `SanPlus::from_move`, which works out the whole outcome of the
+/// position after the move (every legal reply, insufficient material) to see a mate: only a
+/// move that gives check can mate, so here the replies are generated only after a check.
 pub fn san_plus(pos: &Chess, m: Move) -> String {
-    shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string()
+    let candidates = match m {
+        Move::Normal { role, to, .. } if !unambiguous(pos, role, to) => {
+            pos.san_candidates(role, to)
+        }
+        _ => MoveList::new(),
+    };
+    san_plus_among(pos, m, &candidates)
+}
+
+/// Whether at most one piece of ours of this role (not a pawn) attacks `to`: then no SAN can be
+/// ambiguous, legal or not, and the legal candidates need not be generated.
+fn unambiguous(pos: &Chess, role: Role, to: Square) -> bool {
+    let occupied = pos.board().occupied();
+    let from = match role {
+        Role::Pawn | Role::King => return true,
+        Role::Knight => attacks::knight_attacks(to),
+        Role::Bishop => attacks::bishop_attacks(to, occupied),
+        Role::Rook => attacks::rook_attacks(to, occupied),
+        Role::Queen => attacks::queen_attacks(to, occupied),
+    };
+    (from & pos.our(role)).count() <= 1
+}
+
+/// Plays in `p` the legal move that `uci` stands for and returns its SAN (without a check
+/// sign): the legal candidates are generated once, for the legality test and the SAN alike.
+/// `None` (and `p` unchanged) when the move is not legal. Standard and Chess960 castling alike.
+pub fn play_uci(p: &mut Chess, uci: &UciMove) -> Option<San> {
+    let UciMove::Normal {
+        from,
+        to,
+        promotion,
+    } = *uci
+    else {
+        return None;
+    };
+    let role = p.board().role_at(from)?;
+    let (m, san) = if role == Role::King {
+        // Castling has its own forms; a king's move is never ambiguous.
+        let m = uci.to_move(p).ok()?;
+        (m, San::disambiguate(m, &MoveList::new()))
+    } else {
+        let candidates = p.san_candidates(role, to);
+        let m = *candidates
+            .iter()
+            .find(|c| c.from() == Some(from) && c.promotion() == promotion)?;
+        (m, San::disambiguate(m, &candidates))
+    };
+    p.play_unchecked(m);
+    Some(san)
+}
+
+/// [`san_plus`] with the moves that could make `m`'s SAN ambiguous already at hand: any list
+/// that holds every legal move of `m`'s role to `m`'s square, such as all the legal moves.
+pub fn san_plus_among(pos: &Chess, m: Move, candidates: &MoveList) -> String {
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    with_check_sign(San::disambiguate(m, candidates), &after)
+}
+
+/// `san` written out.
+pub fn san_text(san: San) -> String {
+    let mut text = String::with_capacity(8);
+    san.append_to_string(&mut text);
+    text
+}
+
+/// `san` written out, with `+` or `#` when the move gave check or mate in `after`.
+fn with_check_sign(san: San, after: &Chess) -> String {
+    let mut text = san_text(san);
+    if after.is_check() {
+        text.push(if after.legal_moves().is_empty() {
+            '#'
+        } else {
+            '+'
+        });
+    }
+    text
 }
 
 /// UCI as the report contract wants it: castling as the king's two-square move in standard
 /// chess, king-takes-rook in Chess960.
 pub fn uci(m: Move, mode: CastlingMode) -> String {
-    m.to_uci(mode).to_string()
+    let mut text = String::with_capacity(5);
+    m.to_uci(mode).append_to_string(&mut text);
+    text
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every legal move, and every move of a short random walk from each position, written as
+    /// shakmaty's `SanPlus::from_move` writes it: ambiguities, captures, promotions, castling,
+    /// e.p., checks and mates.
+    #[test]
+    fn san_plus_writes_what_shakmaty_writes() {
+        use shakmaty::fen::Fen;
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "6k1/6pp/8/8/8/8/R7/R5K1 w - - 0 1",
+            "4k3/8/8/3pP3/8/8/8/R3K2R w KQ d6 0 1",
+            "1N1N4/8/8/8/1N1N3k/8/8/K7 w - - 0 1",
+            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        ];
+        for fen in fens {
+            let mut pos: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            for step in 0..40usize {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                for m in &legal {
+                    let expected = shakmaty::san::SanPlus::from_move(pos.clone(), *m).to_string();
+                    assert_eq!(san_plus(&pos, *m), expected, "{fen}: {m:?}");
+                    assert_eq!(san_plus_among(&pos, *m, &legal), expected, "{fen}: {m:?}");
+                    let uci = m.to_uci(CastlingMode::Standard);
+                    let mut played = pos.clone();
+                    let san = play_uci(&mut played, &uci).map(san_text);
+                    assert_eq!(
+                        san.as_deref(),
+                        Some(expected.trim_end_matches(['+', '#'])),
+                        "{fen}: {uci}"
+                    );
+                    let mut expected_after = pos.clone();
+                    expected_after.play_unchecked(*m);
+                    assert_eq!(played, expected_after);
+                }
+                pos.play_unchecked(legal[(step * 7 + 3) % legal.len()]);
+            }
+        }
+    }
 
     #[test]
     fn normalises_common_liberties() {

@@ -8,14 +8,14 @@ use std::collections::HashMap;
 use serde::Serialize;
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position};
 
 use super::castling::{CastlingStatus, castling_status};
 use super::describe::{capitalised, color_name, pieces_on};
 use super::game::Game;
 use super::legality::MoveRejection;
-use super::notation::{resolve_move, san_plus, uci};
-use super::winnability::{SolverBudget, Winnability, helpmate_san, winnability};
+use super::notation::{resolve_move, san_plus, san_plus_among, uci};
+use super::winnability::{SolverBudget, Verdict, Winnability, winnability_both};
 
 /// Options for building a report.
 #[derive(Debug, Clone, Copy, Default)]
@@ -179,7 +179,10 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
     let board = pos.board();
     let legal = pos.legal_moves();
     let legal_moves: Vec<String> = legal.iter().map(|m| uci(*m, mode)).collect();
-    let legal_moves_san: Vec<String> = legal.iter().map(|m| san_plus(pos, *m)).collect();
+    let legal_moves_san: Vec<String> = legal
+        .iter()
+        .map(|m| san_plus_among(pos, *m, &legal))
+        .collect();
     let checkers = pos.checkers();
     let in_check = checkers.any();
     let checkmate = in_check && legal.is_empty();
@@ -247,63 +250,16 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
     let repetition = repetition(game, pos, &legal, &notations);
     let fifty_moves = fifty_moves(pos, &legal, &notations);
 
-    // The solver: can each side still mate?
-    let (white_w, black_w) = if opts.skip_solver || checkmate {
-        let skipped = || Winnability::Undetermined {
-            why: "not asked".into(),
-        };
-        if checkmate {
-            // The mating side has mated; the mated side cannot mate any more.
-            let mated = turn;
-            let by = |c: Color| {
-                if c == mated {
-                    Winnability::Unwinnable
-                } else {
-                    Winnability::Winnable { helpmate: vec![] }
-                }
-            };
-            (by(Color::White), by(Color::Black))
-        } else {
-            (skipped(), skipped())
-        }
-    } else {
-        (
-            winnability(pos, mode, Color::White, opts.budget),
-            winnability(pos, mode, Color::Black, opts.budget),
-        )
-    };
+    // The solver: can each side still mate? With each side's helpmate line in SAN, which the
+    // dead-position proof and the flag reasons share.
+    let [white, black] = solver_verdicts(pos, mode, opts, checkmate);
+    let (white_w, white_line) = (white.winnability, white.helpmate_san);
+    let (black_w, black_line) = (black.winnability, black.helpmate_san);
     let dead_position = match (white_w.decided(), black_w.decided()) {
         (Some(false), Some(false)) => Some(true),
         (Some(true), _) | (_, Some(true)) => Some(false),
         _ => None,
     };
-    let helpmate = |w: &Winnability| match w {
-        Winnability::Winnable { helpmate } => helpmate_san(pos, helpmate),
-        _ => vec![],
-    };
-    // Converted to SAN once per side: the dead-position proof and the flag reasons share it.
-    let white_line = helpmate(&white_w);
-    let black_line = helpmate(&black_w);
-    let dead_position_info = DeadPosition {
-        white_can_mate: white_w.decided(),
-        black_can_mate: black_w.decided(),
-        white_helpmate: white_line.clone(),
-        black_helpmate: black_line.clone(),
-        reason: match dead_position {
-            Some(true) => "neither side can checkmate by any series of legal moves: the position is dead and the game is drawn at once (5.2.2)".into(),
-            Some(false) => {
-                let who = match (white_w.decided(), black_w.decided()) {
-                    (Some(true), Some(true)) => "both sides".to_string(),
-                    (Some(true), _) => "White".to_string(),
-                    _ => "Black".to_string(),
-                };
-                format!("not a dead position: {who} can still checkmate by some series of legal moves (5.2.2)")
-            }
-            None => "not decided within the solver budget: whether the position is dead is left open (5.2.2)".into(),
-        },
-        article: "5.2.2",
-    };
-
     let outcome = outcome(
         pos,
         checkmate,
@@ -369,6 +325,11 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
         white: flag_info.white.result.clone(),
         black: flag_info.black.result.clone(),
     };
+    let dead_position_info = dead_position_info(
+        dead_position,
+        [white_w.decided(), black_w.decided()],
+        [white_line, black_line],
+    );
     let resign_for = |resigner: Color, opponent: &Winnability| -> Ruling {
         let opp = resigner.other();
         if let Some(o) = &over {
@@ -450,6 +411,64 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
         history,
         move_check,
         warnings: game.warnings.clone(),
+    }
+}
+
+/// Both sides' verdicts: from the solver, or known without it after a mate, or "not asked".
+fn solver_verdicts(
+    pos: &Chess,
+    mode: CastlingMode,
+    opts: CheckOptions,
+    checkmate: bool,
+) -> [Verdict; 2] {
+    let verdict = |winnability| Verdict {
+        winnability,
+        helpmate_san: vec![],
+    };
+    if checkmate {
+        // The mating side has mated; the mated side cannot mate any more.
+        return Color::ALL.map(|c| {
+            verdict(if c == pos.turn() {
+                Winnability::Unwinnable
+            } else {
+                Winnability::Winnable { helpmate: vec![] }
+            })
+        });
+    }
+    if opts.skip_solver {
+        return Color::ALL.map(|_| {
+            verdict(Winnability::Undetermined {
+                why: "not asked".into(),
+            })
+        });
+    }
+    winnability_both(pos, mode, opts.budget)
+}
+
+/// The dead-position verdict explained, with each side's helpmate line (SAN) as the proof.
+fn dead_position_info(
+    dead_position: Option<bool>,
+    [white_can_mate, black_can_mate]: [Option<bool>; 2],
+    [white_helpmate, black_helpmate]: [Vec<String>; 2],
+) -> DeadPosition {
+    DeadPosition {
+        white_can_mate,
+        black_can_mate,
+        white_helpmate,
+        black_helpmate,
+        reason: match dead_position {
+            Some(true) => "neither side can checkmate by any series of legal moves: the position is dead and the game is drawn at once (5.2.2)".into(),
+            Some(false) => {
+                let who = match (white_can_mate, black_can_mate) {
+                    (Some(true), Some(true)) => "both sides",
+                    (Some(true), _) => "White",
+                    _ => "Black",
+                };
+                format!("not a dead position: {who} can still checkmate by some series of legal moves (5.2.2)")
+            }
+            None => "not decided within the solver budget: whether the position is dead is left open (5.2.2)".into(),
+        },
+        article: "5.2.2",
     }
 }
 

@@ -105,12 +105,16 @@ fn current_token() -> Option<CancelToken> {
 }
 
 /// Writes the FEN that chasolver reads: castling rights only in standard chess (the `chess`
-/// crate knows no Chess960 castling), the e.p. square only when a legal capture uses it.
+/// crate knows no Chess960 castling), the e.p. square only when a legal capture uses it, and
+/// the clocks as `0 1` (the solver's board has none, and so the same position under other
+/// clocks finds its verdict in the cache).
 pub fn chasolver_fen(pos: &Chess, mode: CastlingMode) -> String {
     let mut setup = pos.to_setup(EnPassantMode::Legal);
     if mode == CastlingMode::Chess960 {
         setup.castling_rights = shakmaty::Bitboard::EMPTY;
     }
+    setup.halfmoves = 0;
+    setup.fullmoves = std::num::NonZeroU32::MIN;
     Fen::try_from_setup(setup)
         .map(|f| f.to_string())
         .unwrap_or_else(|e| e.ignore().to_string())
@@ -132,31 +136,80 @@ fn to_chess_color(color: Color) -> chess::Color {
     }
 }
 
-type CacheKey = (String, bool);
+/// Decided verdicts by position (the FEN chasolver reads), White's then Black's: a verdict
+/// never changes, and the same positions come back (a game re-diagnosed after an edit, a
+/// widget asking about one position, the two sides of one report).
+type Verdicts = [Option<Known>; 2];
 
-/// Decided verdicts by (FEN, winner): a verdict never changes, and the same positions come
-/// back (a game re-diagnosed after an edit, a widget asking about one position).
-fn cache() -> &'static Mutex<HashMap<CacheKey, Winnability>> {
-    static CACHE: OnceLock<Mutex<HashMap<CacheKey, Winnability>>> = OnceLock::new();
+/// A decided verdict, and its helpmate line in SAN once a report has asked for it (SAN is a
+/// function of the position, which the cache key is).
+#[derive(Clone)]
+struct Known {
+    verdict: Winnability,
+    san: Option<Vec<String>>,
+}
+
+fn cache() -> &'static Mutex<HashMap<String, Verdicts>> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Verdicts>>> = OnceLock::new();
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
+/// Positions kept (each with up to two verdicts) before the cache starts over.
 const CACHE_LIMIT: usize = 4096;
 
-fn remember(key: CacheKey, verdict: &Winnability) {
-    if verdict.decided().is_none() {
-        return;
-    }
-    if let Ok(mut cache) = cache().lock() {
-        if cache.len() >= CACHE_LIMIT {
-            cache.clear();
-        }
-        cache.insert(key, verdict.clone());
+fn side(winner: Color) -> usize {
+    match winner {
+        Color::White => 0,
+        Color::Black => 1,
     }
 }
 
-fn recall(key: &CacheKey) -> Option<Winnability> {
-    cache().lock().ok()?.get(key).cloned()
+fn remember(fen: &str, winner: Color, verdict: &Winnability) {
+    if verdict.decided().is_none() {
+        return;
+    }
+    let known = Known {
+        verdict: verdict.clone(),
+        san: None,
+    };
+    if let Ok(mut cache) = cache().lock() {
+        if let Some(entry) = cache.get_mut(fen) {
+            entry[side(winner)] = Some(known);
+            return;
+        }
+        if cache.len() >= CACHE_LIMIT {
+            cache.clear();
+        }
+        let mut entry = Verdicts::default();
+        entry[side(winner)] = Some(known);
+        cache.insert(fen.to_string(), entry);
+    }
+}
+
+fn recall(fen: &str, winner: Color) -> Option<Winnability> {
+    let cache = cache().lock().ok()?;
+    Some(cache.get(fen)?[side(winner)].as_ref()?.verdict.clone())
+}
+
+/// A winnable verdict whose SAN line is remembered, as a report takes it: the SAN line, and
+/// the verdict without its UCI line (a report shows the SAN one; no need to copy both).
+fn recall_with_san(fen: &str, winner: Color) -> Option<Verdict> {
+    let cache = cache().lock().ok()?;
+    let known = cache.get(fen)?[side(winner)].as_ref()?;
+    Some(Verdict {
+        winnability: Winnability::Winnable {
+            helpmate: Vec::new(),
+        },
+        helpmate_san: known.san.clone()?,
+    })
+}
+
+fn remember_san(fen: &str, winner: Color, san: &[String]) {
+    if let Ok(mut cache) = cache().lock()
+        && let Some(Some(known)) = cache.get_mut(fen).map(|e| &mut e[side(winner)])
+    {
+        known.san = Some(san.to_vec());
+    }
 }
 
 fn from_solver(found: Option<chasolver::Winnability>) -> Option<Winnability> {
@@ -176,16 +229,77 @@ pub fn winnability(
     winner: Color,
     budget: SolverBudget,
 ) -> Winnability {
-    // The FEN is both the bridge to the solver's board and the cache key.
-    let fen = chasolver_fen(pos, mode);
-    let key = (fen, winner == Color::White);
-    if let Some(hit) = recall(&key) {
-        return hit;
+    let mut query = Query::new(chasolver_fen(pos, mode), budget);
+    query.decide(winner)
+}
+
+/// One side's verdict, with the helpmate line in SAN when it is winnable (empty otherwise).
+/// The SAN line is the one to show: `winnability`'s UCI line may be left empty.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    pub winnability: Winnability,
+    pub helpmate_san: Vec<String>,
+}
+
+/// [`winnability`] for White and for Black, each with its helpmate line in SAN: one FEN, one
+/// cache key and one solver board serve both queries, and the SAN lines are remembered with
+/// the verdicts.
+pub fn winnability_both(pos: &Chess, mode: CastlingMode, budget: SolverBudget) -> [Verdict; 2] {
+    let mut query = Query::new(chasolver_fen(pos, mode), budget);
+    [Color::White, Color::Black].map(|winner| {
+        if let Some(known) = recall_with_san(&query.fen, winner) {
+            return known;
+        }
+        let winnability = query.decide(winner);
+        let helpmate_san = match &winnability {
+            Winnability::Winnable { helpmate } => {
+                let san = helpmate_san(pos, helpmate);
+                remember_san(&query.fen, winner, &san);
+                san
+            }
+            _ => Vec::new(),
+        };
+        Verdict {
+            winnability,
+            helpmate_san,
+        }
+    })
+}
+
+/// The queries on one position: the FEN (the bridge to the solver's board and the cache key),
+/// and the board, read from it at the first cache miss.
+struct Query {
+    fen: String,
+    board: Option<Result<chess::Board, String>>,
+    budget: SolverBudget,
+}
+
+impl Query {
+    fn new(fen: String, budget: SolverBudget) -> Query {
+        Query {
+            fen,
+            board: None,
+            budget,
+        }
     }
-    let board = match board_from_fen(&key.0) {
-        Ok(b) => b,
-        Err(why) => return Winnability::Undetermined { why },
-    };
+
+    fn decide(&mut self, winner: Color) -> Winnability {
+        if let Some(hit) = recall(&self.fen, winner) {
+            return hit;
+        }
+        let fen = &self.fen;
+        let board = match self.board.get_or_insert_with(|| board_from_fen(fen)) {
+            Ok(b) => *b,
+            Err(why) => return Winnability::Undetermined { why: why.clone() },
+        };
+        let verdict = solve(&board, winner, self.budget);
+        remember(&self.fen, winner, &verdict);
+        verdict
+    }
+}
+
+/// One query to chasolver, under the budget's deadline (set now) and the thread's token.
+fn solve(board: &chess::Board, winner: Color, budget: SolverBudget) -> Winnability {
     let token = current_token();
     let limits = chasolver::Limits {
         deadline: budget.0.map(|d| Instant::now() + d),
@@ -193,12 +307,12 @@ pub fn winnability(
     };
     let chess_winner = to_chess_color(winner);
     let outcome = std::panic::catch_unwind(|| {
-        if chasolver::is_unwinnable_fast_within(&board, chess_winner, &limits) {
+        if chasolver::is_unwinnable_fast_within(board, chess_winner, &limits) {
             return Some(Winnability::Unwinnable);
         }
-        from_solver(chasolver::winnability_within(&board, chess_winner, &limits))
+        from_solver(chasolver::winnability_within(board, chess_winner, &limits))
     });
-    let verdict = match outcome {
+    match outcome {
         Ok(Some(verdict)) => verdict,
         Ok(None) => Winnability::Undetermined {
             why: if token.as_ref().is_some_and(CancelToken::is_cancelled) {
@@ -215,23 +329,36 @@ pub fn winnability(
         Err(_) => Winnability::Undetermined {
             why: "the solver failed on this position".into(),
         },
-    };
-    remember(key, &verdict);
-    verdict
+    }
 }
 
 /// Turns a helpmate line (UCI) into SAN from `pos`, stopping at the first move that does not
 /// apply (which would be a bridge bug, reported rather than hidden).
 pub fn helpmate_san(pos: &Chess, line: &[String]) -> Vec<String> {
+    use super::notation::{play_uci, san_text};
     let mut p = pos.clone();
     let mut out = Vec::with_capacity(line.len());
     for text in line {
         let Ok(uci) = UciMove::from_ascii(text.as_bytes()) else {
             break;
         };
-        let Ok(m) = uci.to_move(&p) else { break };
-        out.push(super::notation::san_plus(&p, m));
-        p.play_unchecked(m);
+        let Some(san) = play_uci(&mut p, &uci) else {
+            break;
+        };
+        let mut san = san_text(san);
+        if p.is_check() {
+            san.push('+');
+        }
+        out.push(san);
+    }
+    // A check followed by a legal move of the line is no mate: only where the line ends can
+    // a check be mate.
+    if let Some(last) = out.last_mut()
+        && last.ends_with('+')
+        && p.legal_moves().is_empty()
+    {
+        last.pop();
+        last.push('#');
     }
     out
 }
@@ -326,8 +453,23 @@ mod tests {
             "{verdict:?}"
         );
         assert!(!cancelled(), "the scope ends with with_cancel");
-        let key = (chasolver_fen(&p, CastlingMode::Standard), true);
-        assert!(recall(&key).is_none());
+        let fen = chasolver_fen(&p, CastlingMode::Standard);
+        assert!(recall(&fen, Color::White).is_none());
+    }
+
+    #[test]
+    fn helpmate_lines_in_san_have_their_check_and_mate_signs() {
+        let line = |moves: &[&str]| moves.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        let mate = pos("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+        assert_eq!(helpmate_san(&mate, &line(&["d1d8"])), ["Rd8#"]);
+        // A move after the mate does not apply: the line ends there, still a mate.
+        assert_eq!(helpmate_san(&mate, &line(&["d1d8", "g8h8"])), ["Rd8#"]);
+        let check = pos("7k/7p/8/8/8/8/6PP/3R2K1 w - - 0 1");
+        assert_eq!(
+            helpmate_san(&check, &line(&["d1d8", "h8g7"])),
+            ["Rd8+", "Kg7"]
+        );
+        assert_eq!(helpmate_san(&check, &line(&["d1d8"])), ["Rd8+"]);
     }
 
     #[test]
