@@ -168,13 +168,30 @@ fn kind_of(q: &str) -> QuestionKind {
         .find(|s| s.contains('?'))
         .unwrap_or(q)
         .trim_start_matches(|c: char| !c.is_alphanumeric());
-    let starts = |ws: &[&str]| {
+    let opens = |ws: &[&str]| {
         ws.iter()
             .any(|w| asked.starts_with(w) || asked.contains(&format!(". {w}")))
     };
-    if has(
-        q,
-        &[
+    KIND_CUES
+        .iter()
+        .find(|c| has(q, c.anywhere) || opens(c.opening))
+        .map_or(QuestionKind::Other, |c| c.kind)
+}
+
+/// The words that show a question's kind: anywhere in the text, or opening the (first)
+/// question sentence.
+struct KindCue {
+    kind: QuestionKind,
+    anywhere: &'static [&'static str],
+    opening: &'static [&'static str],
+}
+
+/// Tried in order: the first kind whose cue appears wins ("Who wins if I castle?" asks for a
+/// result before it is a yes/no question).
+const KIND_CUES: &[KindCue] = &[
+    KindCue {
+        kind: QuestionKind::Result,
+        anywhere: &[
             "who wins",
             "who won",
             "who loses",
@@ -194,84 +211,93 @@ fn kind_of(q: &str) -> QuestionKind {
             "who won?",
             "outcome?",
         ],
-    ) {
-        QuestionKind::Result
-    } else if starts(&[
-        "should i",
-        "should we",
-        "is it better",
-        "would it be better",
-        "which is better",
-        "what should i play",
-        "do you recommend",
-    ]) {
-        QuestionKind::Advice
-    } else if starts(&[
-        "how do",
-        "how can",
-        "how does",
-        "how should",
-        "how to",
-        "how many",
-        "how much",
-        "how long",
-        "how late",
-    ]) {
-        QuestionKind::HowTo
-    } else if starts(&[
-        "what happens",
-        "what should",
-        "what does the arbiter",
-        "what will",
-        "what now",
-        "what would",
-        "what can",
-        "what do",
-    ]) || has(
-        q,
-        &[
+        opening: &[],
+    },
+    KindCue {
+        kind: QuestionKind::Advice,
+        anywhere: &[],
+        opening: &[
+            "should i",
+            "should we",
+            "is it better",
+            "would it be better",
+            "which is better",
+            "what should i play",
+            "do you recommend",
+        ],
+    },
+    KindCue {
+        kind: QuestionKind::HowTo,
+        anywhere: &[],
+        opening: &[
+            "how do",
+            "how can",
+            "how does",
+            "how should",
+            "how to",
+            "how many",
+            "how much",
+            "how long",
+            "how late",
+        ],
+    },
+    KindCue {
+        kind: QuestionKind::Ruling,
+        anywhere: &[
             "what is the ruling",
             "what's the ruling",
             "what now",
             "what happens",
         ],
-    ) {
-        QuestionKind::Ruling
-    } else if starts(&[
-        "what is",
-        "what's",
-        "what are",
-        "define",
-        "meaning of",
-        "what does",
-    ]) {
-        QuestionKind::Definition
-    } else if starts(&[
-        "can ",
-        "is ",
-        "are ",
-        "do ",
-        "does ",
-        "did ",
-        "may ",
-        "must ",
-        "was ",
-        "were ",
-        "has ",
-        "have ",
-        "am i",
-        "will ",
-        "would ",
-        "could ",
-        "isn't",
-        "is'nt",
-        "shouldn't",
-    ]) {
-        QuestionKind::YesNo
-    } else {
-        QuestionKind::Other
-    }
-}
+        opening: &[
+            "what happens",
+            "what should",
+            "what does the arbiter",
+            "what will",
+            "what now",
+            "what would",
+            "what can",
+            "what do",
+        ],
+    },
+    KindCue {
+        kind: QuestionKind::Definition,
+        anywhere: &[],
+        opening: &[
+            "what is",
+            "what's",
+            "what are",
+            "define",
+            "meaning of",
+            "what does",
+        ],
+    },
+    KindCue {
+        kind: QuestionKind::YesNo,
+        anywhere: &[],
+        opening: &[
+            "can ",
+            "is ",
+            "are ",
+            "do ",
+            "does ",
+            "did ",
+            "may ",
+            "must ",
+            "was ",
+            "were ",
+            "has ",
+            "have ",
+            "am i",
+            "will ",
+            "would ",
+            "could ",
+            "isn't",
+            "is'nt",
+            "shouldn't",
+        ],
+    },
+];
 
 /// Splits a multi-part question: several question sentences, numbered items, or "…, or if …"
 /// (the shared opening — "Can I castle" — is carried over to each part). Statements before a
