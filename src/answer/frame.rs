@@ -169,8 +169,12 @@ fn kind_of(q: &str) -> QuestionKind {
         .unwrap_or(q)
         .trim_start_matches(|c: char| !c.is_alphanumeric());
     let opens = |ws: &[&str]| {
-        ws.iter()
-            .any(|w| asked.starts_with(w) || asked.contains(&format!(". {w}")))
+        ws.iter().any(|w| {
+            asked.starts_with(w)
+                || [". ", ", "]
+                    .iter()
+                    .any(|p| asked.contains(&format!("{p}{w}")))
+        })
     };
     KIND_CUES
         .iter()
@@ -708,6 +712,16 @@ mod tests {
         );
         assert!(f.acts.contains(&Act::Flagged));
         assert!(Frame::read("I played Qb6 and his king can't move").reports_played_move());
+    }
+
+    #[test]
+    fn a_question_after_a_comma_has_its_kind() {
+        let kind = |q: &str| Frame::read(q).kind;
+        assert_eq!(
+            kind("my opponent is eating loudly, what can I do?"),
+            QuestionKind::Ruling
+        );
+        assert_eq!(kind("he flagged, can I claim?"), QuestionKind::YesNo);
     }
 
     #[test]
