@@ -390,7 +390,7 @@ impl Arbiter {
 }
 
 /// A ruling written for a yes/no question ("Yes: the owner of the phone loses…") asked as
-/// "who loses?" or "what happens?": the bare "Yes" goes, the decision stays.
+/// "who loses?" or "what happens?": the bare "Yes" (or "No:") goes, the decision stays.
 fn fit_opening(text: &str, kind: QuestionKind) -> String {
     if matches!(
         kind,
@@ -398,7 +398,7 @@ fn fit_opening(text: &str, kind: QuestionKind) -> String {
     ) {
         return text.to_string();
     }
-    for opening in ["Yes: ", "Yes, ", "Yes. "] {
+    for opening in ["Yes: ", "Yes, ", "Yes. ", "No: "] {
         if let Some(rest) = text.strip_prefix(opening) {
             let mut chars = rest.chars();
             return match chars.next() {
@@ -471,5 +471,19 @@ mod tests {
     fn sentences_keep_article_numbers_and_ep() {
         let s = sentences("Capture e.p. at once (3.7.3.2). Later it is gone.");
         assert_eq!(s, ["Capture e.p. at once (3.7.3.2).", "Later it is gone."]);
+    }
+
+    #[test]
+    fn a_what_question_loses_the_bare_yes_or_no() {
+        let ruling = QuestionKind::Ruling;
+        assert_eq!(
+            fit_opening("No: the king is never captured (1.4.1).", ruling),
+            "The king is never captured (1.4.1)."
+        );
+        assert_eq!(fit_opening("Yes: he loses.", ruling), "He loses.");
+        assert_eq!(
+            fit_opening("No: not yet.", QuestionKind::YesNo),
+            "No: not yet."
+        );
     }
 }
