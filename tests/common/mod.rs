@@ -62,24 +62,16 @@ impl Server {
         );
         stream.write_all(head.as_bytes()).unwrap();
         let _ = stream.write_all(body);
-        let mut raw = Vec::new();
-        let _ = stream.read_to_end(&mut raw);
-        let text = String::from_utf8_lossy(&raw).to_string();
-        let (headers, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-        let status: u16 = headers
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0);
+        let (status, headers, body) = read_answer(stream);
         let body = if headers
             .to_ascii_lowercase()
             .contains("transfer-encoding: chunked")
         {
-            dechunk(body)
+            dechunk(&body)
         } else {
-            body.to_string()
+            body
         };
-        (status, headers.to_string(), body)
+        (status, headers, body)
     }
 
     pub fn get(&self, path: &str) -> (u16, String) {
@@ -146,22 +138,31 @@ impl Server {
 
     /// Sends raw bytes on a new connection and reads the whole answer (head and body).
     pub fn raw(&self, bytes: &[u8]) -> (u16, String, String) {
-        let mut stream = TcpStream::connect(&self.addr).expect("connect");
-        stream
-            .set_read_timeout(Some(Duration::from_secs(30)))
-            .unwrap();
-        let _ = stream.write_all(bytes);
-        let mut raw = Vec::new();
-        let _ = stream.read_to_end(&mut raw);
-        let text = String::from_utf8_lossy(&raw).to_string();
-        let (headers, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-        let status = headers
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0);
-        (status, headers.to_string(), body.to_string())
+        exchange(&self.addr, bytes, Duration::from_secs(30))
     }
+}
+
+/// Sends raw bytes to `addr` on a new connection and reads the whole answer, waiting at most
+/// `timeout` for each read: (status, head, body). Needs no `Server`, so that threads can use it.
+pub fn exchange(addr: &str, bytes: &[u8], timeout: Duration) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream.set_read_timeout(Some(timeout)).unwrap();
+    let _ = stream.write_all(bytes);
+    read_answer(stream)
+}
+
+/// Reads a connection to its end: (status, head, body); status 0 when no status line came.
+fn read_answer(mut stream: TcpStream) -> (u16, String, String) {
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let (headers, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = headers
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, headers.to_string(), body.to_string())
 }
 
 impl Drop for Server {
