@@ -31,7 +31,9 @@ pub struct MatchTuning {
     pub guide: f32,
     /// A search score under this (and no article named) means the rulebook hardly matched.
     pub min_search_score: f32,
-    /// A ruling for a setting the question names.
+    /// A ruling for a setting the question names (1: no lift over a ruling that holds
+    /// everywhere, which must win on its words; 1.25 had put "in blitz … never pressed his
+    /// clock" under the blitz illegal-move ruling).
     pub setting_named: f32,
     /// A rapid or blitz ruling when the question names no setting.
     pub rapid_blitz_unnamed: f32,
@@ -55,7 +57,7 @@ impl Default for MatchTuning {
             law: 0.5,
             guide: 0.35,
             min_search_score: 4.0,
-            setting_named: 1.25,
+            setting_named: 1.0,
             rapid_blitz_unnamed: 0.75,
             special_unnamed: 0.5,
             setting_other: 0.55,
