@@ -231,197 +231,46 @@ fn parse_case(
         .and_then(|n| n.as_str())
         .filter(|n| !n.trim().is_empty());
     let label = case_label(index, line, name_hint);
-    let errors: std::cell::RefCell<Vec<SuiteError>> = std::cell::RefCell::new(Vec::new());
-    let err = |field: Option<&str>, message: String| {
-        errors.borrow_mut().push(SuiteError {
+    let Some(table) = v.as_table() else {
+        return Err(vec![SuiteError {
             file: file.into(),
-            case: Some(label.clone()),
-            field: field.map(String::from),
-            message,
-        });
+            case: Some(label),
+            field: None,
+            message: format!("a case must be a table, found {}", type_name(v)),
+        }]);
     };
-    let Some(t) = v.as_table() else {
-        err(
-            None,
-            format!("a case must be a table, found {}", type_name(v)),
-        );
-        return Err(errors.into_inner());
+    let mut reader = CaseReader {
+        table,
+        file,
+        label,
+        errors: Vec::new(),
     };
-    for key in t.keys() {
-        if !CASE_FIELDS.contains(&key.as_str()) {
-            let hint = match key.as_str() {
-                "cite" | "citations" | "articles" => " (did you mean `cites`?)",
-                "claim" => " (did you mean `claims`?)",
-                "contain" | "contain_all" => " (did you mean `contains`?)",
-                "move" => " (did you mean `moves`?)",
-                _ => "",
-            };
-            err(
-                Some(key),
-                format!(
-                    "unknown field{hint}; a case takes {}",
-                    CASE_FIELDS.join(", ")
-                ),
-            );
-        }
-    }
-    let string =
-        |field: &str, required: bool, err: &dyn Fn(Option<&str>, String)| -> Option<String> {
-            match t.get(field) {
-                None if required => {
-                    err(Some(field), "missing (required)".into());
-                    None
-                }
-                None => None,
-                Some(toml::Value::String(s)) if s.trim().is_empty() => {
-                    err(Some(field), "is empty".into());
-                    None
-                }
-                Some(toml::Value::String(s)) => Some(s.clone()),
-                Some(other) => {
-                    err(
-                        Some(field),
-                        format!("expected a string, found {}", type_name(other)),
-                    );
-                    None
-                }
-            }
-        };
-    let strings = |field: &str, err: &dyn Fn(Option<&str>, String)| -> Option<Vec<String>> {
-        match t.get(field) {
-            None => None,
-            Some(toml::Value::Array(a)) => {
-                let mut out = Vec::new();
-                for (j, item) in a.iter().enumerate() {
-                    match item {
-                        toml::Value::String(s) if !s.trim().is_empty() => out.push(s.clone()),
-                        toml::Value::String(_) => {
-                            err(Some(field), format!("item {} is empty", j + 1))
-                        }
-                        other => err(
-                            Some(field),
-                            format!(
-                                "item {} should be a string, found {}",
-                                j + 1,
-                                type_name(other)
-                            ),
-                        ),
-                    }
-                }
-                Some(out)
-            }
-            Some(other) => {
-                err(
-                    Some(field),
-                    format!("expected an array of strings, found {}", type_name(other)),
-                );
-                None
-            }
-        }
-    };
-    let name = string("name", true, &err);
-    let question = string("question", true, &err);
-    let fen = string("fen", false, &err);
-    let pgn = string("pgn", false, &err);
-    let moves = strings("moves", &err);
-    let cites = strings("cites", &err).unwrap_or_default();
-    let contains = strings("contains", &err).unwrap_or_default();
-    let not_contains = strings("not_contains", &err).unwrap_or_default();
-    for c in &cites {
-        if !is_article_number(c) {
-            err(
-                Some("cites"),
-                format!("\"{c}\" is not an article number (like 3.8.2.1, A.5.3, III.5)"),
-            );
-        }
-    }
-    let mut claims = Vec::new();
-    match t.get("claims") {
-        None => {}
-        Some(toml::Value::Array(a)) => {
-            for (j, item) in a.iter().enumerate() {
-                match parse_claim(item) {
-                    Ok(c) => claims.push(c),
-                    Err(m) => err(Some("claims"), format!("claim {}: {m}", j + 1)),
-                }
-            }
-        }
-        Some(other) => err(
-            Some("claims"),
-            format!(
-                "expected an array of claim tables, found {}",
-                type_name(other)
-            ),
-        ),
-    }
-    if pgn.is_some() && moves.is_some() {
-        err(
-            Some("moves"),
-            "give either `pgn` or `moves`, not both".into(),
-        );
-    }
-    if pgn.is_some() && fen.is_some() {
-        err(
-            Some("fen"),
-            "a PGN sets its own start position (use its [FEN] tag); drop `fen`".into(),
-        );
-    }
-    let has_position =
-        fen.is_some() || pgn.is_some() || moves.as_ref().is_some_and(|m| !m.is_empty());
-    if !claims.is_empty() && !has_position {
-        err(
-            Some("claims"),
-            "claims are about a position: give `fen`, `moves` or `pgn`".into(),
-        );
-    }
+    reader.check_keys();
+    let name = reader.string("name", true);
+    let question = reader.string("question", true);
+    let fen = reader.string("fen", false);
+    let pgn = reader.string("pgn", false);
+    let moves = reader.strings("moves");
+    let cites = reader.strings("cites").unwrap_or_default();
+    let contains = reader.strings("contains").unwrap_or_default();
+    let not_contains = reader.strings("not_contains").unwrap_or_default();
+    reader.check_cites(&cites);
+    let mut claims = reader.claims();
+    let position = Position { fen, moves, pgn };
+    reader.check_position_fields(&position, !claims.is_empty());
     if cites.is_empty() && claims.is_empty() && contains.is_empty() && not_contains.is_empty() {
-        err(
+        reader.error(
             None,
             "expects nothing: give at least one of cites, claims, contains, not_contains".into(),
         );
     }
-    // The position must be one the checker can set up, and expected moves must exist in it.
-    if errors.borrow().is_empty() && has_position {
-        let req = CheckRequest {
-            fen: fen.clone(),
-            moves: moves.clone().map(MovesField::List),
-            pgn: pgn.clone(),
-            move_text: None,
-        };
-        match req.game() {
-            Ok(game) => {
-                for (j, c) in claims.iter_mut().enumerate() {
-                    if let ClaimSubject::LegalMove { mv } | ClaimSubject::EnPassant { mv } =
-                        &mut c.subject
-                    {
-                        if normalise_san(mv).is_none() {
-                            err(
-                                Some("claims"),
-                                format!("claim {}: the move is empty", j + 1),
-                            );
-                        } else if let Ok(m) = resolve_move(game.current(), mv, game.mode) {
-                            // UCI (or sloppy SAN) becomes the SAN the answer will use.
-                            *mv = san_plus(game.current(), m);
-                        }
-                    }
-                }
-            }
-            Err(e) => {
-                let field = if pgn.is_some() {
-                    "pgn"
-                } else if matches!(e, crate::rules::RulesError::IllegalMove { .. }) {
-                    "moves"
-                } else {
-                    "fen"
-                };
-                err(Some(field), format!("the position cannot be set up: {e}"));
-            }
-        }
+    if reader.errors.is_empty() && position.is_given() {
+        reader.set_up(&position, &mut claims);
     }
-    let errors = errors.into_inner();
-    if !errors.is_empty() {
-        return Err(errors);
+    if !reader.errors.is_empty() {
+        return Err(reader.errors);
     }
+    let Position { fen, moves, pgn } = position;
     Ok(Case {
         name: name.unwrap_or_default(),
         question: question.unwrap_or_default(),
@@ -436,6 +285,209 @@ fn parse_case(
         index,
         line,
     })
+}
+
+/// The position fields of a case.
+struct Position {
+    fen: Option<String>,
+    moves: Option<Vec<String>>,
+    pgn: Option<String>,
+}
+
+impl Position {
+    fn is_given(&self) -> bool {
+        self.fen.is_some()
+            || self.pgn.is_some()
+            || self.moves.as_ref().is_some_and(|m| !m.is_empty())
+    }
+}
+
+/// Reads one case's table field by field, collecting every error (with the case's label)
+/// instead of stopping at the first, so that a maintainer sees all of them at once.
+struct CaseReader<'a> {
+    table: &'a toml::Table,
+    file: &'a str,
+    label: String,
+    errors: Vec<SuiteError>,
+}
+
+impl CaseReader<'_> {
+    fn error(&mut self, field: Option<&str>, message: String) {
+        self.errors.push(SuiteError {
+            file: self.file.into(),
+            case: Some(self.label.clone()),
+            field: field.map(String::from),
+            message,
+        });
+    }
+
+    /// Every key must be a known field; a likely misspelling gets a hint.
+    fn check_keys(&mut self) {
+        let unknown: Vec<String> = self
+            .table
+            .keys()
+            .filter(|k| !CASE_FIELDS.contains(&k.as_str()))
+            .cloned()
+            .collect();
+        for key in unknown {
+            let hint = match key.as_str() {
+                "cite" | "citations" | "articles" => " (did you mean `cites`?)",
+                "claim" => " (did you mean `claims`?)",
+                "contain" | "contain_all" => " (did you mean `contains`?)",
+                "move" => " (did you mean `moves`?)",
+                _ => "",
+            };
+            let message = format!(
+                "unknown field{hint}; a case takes {}",
+                CASE_FIELDS.join(", ")
+            );
+            self.error(Some(&key), message);
+        }
+    }
+
+    /// A non-empty string field; `None` (with an error if `required`) when absent or wrong.
+    fn string(&mut self, field: &str, required: bool) -> Option<String> {
+        match self.table.get(field) {
+            None if required => {
+                self.error(Some(field), "missing (required)".into());
+                None
+            }
+            None => None,
+            Some(toml::Value::String(s)) if s.trim().is_empty() => {
+                self.error(Some(field), "is empty".into());
+                None
+            }
+            Some(toml::Value::String(s)) => Some(s.clone()),
+            Some(other) => {
+                let message = format!("expected a string, found {}", type_name(other));
+                self.error(Some(field), message);
+                None
+            }
+        }
+    }
+
+    /// An array of non-empty strings; the good items when some are wrong.
+    fn strings(&mut self, field: &str) -> Option<Vec<String>> {
+        let items = match self.table.get(field) {
+            None => return None,
+            Some(toml::Value::Array(a)) => a,
+            Some(other) => {
+                let message = format!("expected an array of strings, found {}", type_name(other));
+                self.error(Some(field), message);
+                return None;
+            }
+        };
+        let mut out = Vec::new();
+        for (j, item) in items.iter().enumerate() {
+            match item {
+                toml::Value::String(s) if !s.trim().is_empty() => out.push(s.clone()),
+                toml::Value::String(_) => {
+                    self.error(Some(field), format!("item {} is empty", j + 1))
+                }
+                other => {
+                    let message = format!(
+                        "item {} should be a string, found {}",
+                        j + 1,
+                        type_name(other)
+                    );
+                    self.error(Some(field), message);
+                }
+            }
+        }
+        Some(out)
+    }
+
+    fn check_cites(&mut self, cites: &[String]) {
+        for c in cites.iter().filter(|c| !is_article_number(c)) {
+            let message = format!("\"{c}\" is not an article number (like 3.8.2.1, A.5.3, III.5)");
+            self.error(Some("cites"), message);
+        }
+    }
+
+    /// The expected claims, each read by `parse_claim`.
+    fn claims(&mut self) -> Vec<ExpectedClaim> {
+        let mut claims = Vec::new();
+        match self.table.get("claims") {
+            None => {}
+            Some(toml::Value::Array(a)) => {
+                for (j, item) in a.iter().enumerate() {
+                    match parse_claim(item) {
+                        Ok(c) => claims.push(c),
+                        Err(m) => self.error(Some("claims"), format!("claim {}: {m}", j + 1)),
+                    }
+                }
+            }
+            Some(other) => {
+                let message = format!(
+                    "expected an array of claim tables, found {}",
+                    type_name(other)
+                );
+                self.error(Some("claims"), message);
+            }
+        }
+        claims
+    }
+
+    /// The position fields must not contradict each other, and claims need a position.
+    fn check_position_fields(&mut self, position: &Position, has_claims: bool) {
+        if position.pgn.is_some() && position.moves.is_some() {
+            self.error(
+                Some("moves"),
+                "give either `pgn` or `moves`, not both".into(),
+            );
+        }
+        if position.pgn.is_some() && position.fen.is_some() {
+            self.error(
+                Some("fen"),
+                "a PGN sets its own start position (use its [FEN] tag); drop `fen`".into(),
+            );
+        }
+        if has_claims && !position.is_given() {
+            self.error(
+                Some("claims"),
+                "claims are about a position: give `fen`, `moves` or `pgn`".into(),
+            );
+        }
+    }
+
+    /// The position must be one the checker can set up, and the moves the claims name must
+    /// exist in it; those moves are rewritten as the SAN the answer will use.
+    fn set_up(&mut self, position: &Position, claims: &mut [ExpectedClaim]) {
+        let req = CheckRequest {
+            fen: position.fen.clone(),
+            moves: position.moves.clone().map(MovesField::List),
+            pgn: position.pgn.clone(),
+            move_text: None,
+        };
+        let game = match req.game() {
+            Ok(game) => game,
+            Err(e) => {
+                let field = if position.pgn.is_some() {
+                    "pgn"
+                } else if matches!(e, crate::rules::RulesError::IllegalMove { .. }) {
+                    "moves"
+                } else {
+                    "fen"
+                };
+                self.error(Some(field), format!("the position cannot be set up: {e}"));
+                return;
+            }
+        };
+        for (j, c) in claims.iter_mut().enumerate() {
+            if let ClaimSubject::LegalMove { mv } | ClaimSubject::EnPassant { mv } = &mut c.subject
+            {
+                if normalise_san(mv).is_none() {
+                    self.error(
+                        Some("claims"),
+                        format!("claim {}: the move is empty", j + 1),
+                    );
+                } else if let Ok(m) = resolve_move(game.current(), mv, game.mode) {
+                    // UCI (or sloppy SAN) becomes the SAN the answer will use.
+                    *mv = san_plus(game.current(), m);
+                }
+            }
+        }
+    }
 }
 
 fn parse_claim(v: &toml::Value) -> Result<ExpectedClaim, String> {
