@@ -1233,6 +1233,8 @@ impl SearchIndex {
     }
 
     /// Ranked passages, as `mode` asks: one per article or not, with or without snippets.
+    /// Articles the query names come first; then the search's hits, each standing for the
+    /// article it is about and weighed by the settings the query names.
     pub fn search_with(
         &self,
         book: &Rulebook,
@@ -1240,14 +1242,51 @@ impl SearchIndex {
         limit: usize,
         mode: SearchMode,
     ) -> Vec<Hit> {
-        let dedupe_articles = mode.one_per_article;
-        let t = &self.tuning;
         let limit = limit.clamp(1, 50);
         let query = &query.chars().take(1000).collect::<String>();
+        let (mut hits, mut seen) = self.named_article_hits(book, query);
+        let stripped = article_query_re().replace_all(query, " ");
+        let terms = self.query_terms(&stripped);
+        let Some(ranked) = self.scored_passages(book, query, &terms, limit) else {
+            return hits;
+        };
+        let ranked = self.weigh_settings(book, ranked, &terms);
+        let candidates = if mode.one_per_article {
+            best_per_article(ranked)
+        } else {
+            ranked
+        };
+        for (score, idx, article) in candidates {
+            if hits.len() >= limit {
+                break;
+            }
+            if !seen.insert(idx)
+                || (mode.one_per_article
+                    && article.is_some()
+                    && hits.iter().any(|h| h.article == article))
+            {
+                continue;
+            }
+            let snippet = if mode.snippets {
+                self.snippet(book, idx, &terms)
+            } else {
+                String::new()
+            };
+            let mut hit = self.hit(book, idx, score, &snippet, "search");
+            if article.is_some() {
+                hit.article = article;
+            }
+            hits.push(hit);
+        }
+        hits
+    }
+
+    /// Hits for the article numbers a query names, in the order named; when it names several,
+    /// the law passage that cites them all (the rule that relates them) goes first. Also the
+    /// passages taken, so that the search does not list them again.
+    fn named_article_hits(&self, book: &Rulebook, query: &str) -> (Vec<Hit>, HashSet<usize>) {
         let mut hits: Vec<Hit> = Vec::new();
         let mut seen = HashSet::new();
-        // Article numbers named in the query go first, in the order named; when it names
-        // several, the article that cites them all (the rule that relates them) goes first.
         let named = articles_in_query(query);
         if named.len() >= 2 {
             // Of the law passages citing them all, the one that is most about them (the
@@ -1277,18 +1316,28 @@ impl SearchIndex {
                 hits.push(self.hit(book, idx, 1000.0, "", "article"));
             }
         }
-        let stripped = article_query_re().replace_all(query, " ");
-        let terms = self.query_terms(&stripped);
-        let Some(query_obj) = self.build_query(book, query, &terms) else {
-            return hits;
-        };
+        (hits, seen)
+    }
+
+    /// The search's passages for the query, best first, each score weighed by the kind of
+    /// page and by how much of the typed words the passage covers; `None` when the query has
+    /// nothing to search for or the search fails.
+    fn scored_passages(
+        &self,
+        book: &Rulebook,
+        query: &str,
+        terms: &QueryTerms,
+        limit: usize,
+    ) -> Option<Vec<(f32, usize)>> {
+        let t = &self.tuning;
+        let query_obj = self.build_query(book, query, terms)?;
         let searcher = self.reader.searcher();
-        let Ok(top) = searcher.search(
-            &query_obj,
-            &TopDocs::with_limit(t.candidates.max(limit)).order_by_score(),
-        ) else {
-            return hits;
-        };
+        let top = searcher
+            .search(
+                &query_obj,
+                &TopDocs::with_limit(t.candidates.max(limit)).order_by_score(),
+            )
+            .ok()?;
         let mut ranked: Vec<(f32, usize)> = Vec::with_capacity(top.len());
         for (score, addr) in top {
             let Some(&idx) = self
@@ -1312,81 +1361,34 @@ impl SearchIndex {
             };
             let mut score = score * weight;
             if t.coverage > 0.0 && !terms.typed.is_empty() {
-                score *= self.coverage(&terms, idx).powf(t.coverage);
+                score *= self.coverage(terms, idx).powf(t.coverage);
             }
             ranked.push((score, idx));
         }
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-        // The article each passage stands for.
+        Some(ranked)
+    }
+
+    /// Each ranked passage with the article it stands for, its score weighed by the settings
+    /// the query names: rules for a named setting (rapid, Chess960…) are preferred, rules
+    /// for settings it does not name a little less likely. Best first.
+    fn weigh_settings(
+        &self,
+        book: &Rulebook,
+        ranked: Vec<(f32, usize)>,
+        terms: &QueryTerms,
+    ) -> Vec<(f32, usize, Option<String>)> {
+        let t = &self.tuning;
+        // The best score of each article's own passage (`ranked` is best first).
         let law_scores: HashMap<&str, f32> = ranked
             .iter()
             .rev()
             .filter_map(|(s, i)| book.passages[*i].article.as_deref().map(|a| (a, *s)))
             .collect();
-        let stands_for = |idx: usize| -> Option<String> {
-            let p = &book.passages[idx];
-            if let Some(ruling) = &p.ruling {
-                return ruling.articles.first().cloned();
-            }
-            if p.article.is_some() {
-                return p.article.clone();
-            }
-            if p.kind == PageKind::Law && t.intro_map > 0 {
-                let page = book.page(&p.page)?;
-                let mut articles = page
-                    .passages
-                    .iter()
-                    .filter_map(|&i| book.passages[i].article.as_deref());
-                return match t.intro_map {
-                    1 => articles.next().map(str::to_string),
-                    2 => {
-                        let first = articles.clone().next();
-                        articles
-                            .filter_map(|a| law_scores.get(a).map(|&s| (a, s)))
-                            .max_by(|a, b| a.1.total_cmp(&b.1))
-                            .map(|(a, _)| a)
-                            .or(first)
-                            .map(str::to_string)
-                    }
-                    _ => None,
-                };
-            }
-            let mut cited = p
-                .cites
-                .iter()
-                .filter(|c| book.article(c).is_some())
-                .peekable();
-            if cited.peek().is_none() {
-                // A guide or FAQ introduction that cites nothing: its page's first citation.
-                let page = book.page(&p.page)?;
-                return page
-                    .passages
-                    .iter()
-                    .flat_map(|&i| &book.passages[i].cites)
-                    .find(|c| book.article(c).is_some())
-                    .cloned();
-            }
-            if t.map_first {
-                return cited.next().cloned();
-            }
-            let mut first = None;
-            let mut best: Option<(&String, f32)> = None;
-            for c in cited {
-                first.get_or_insert(c);
-                if let Some(&s) = law_scores.get(c.as_str())
-                    && best.is_none_or(|(_, b)| s > b)
-                {
-                    best = Some((c, s));
-                }
-            }
-            best.map(|(c, _)| c).or(first).cloned()
-        };
-        // Rules for a setting the query names (rapid, Chess960…) are preferred; rules for
-        // settings it does not name, a little less likely.
-        let ranked: Vec<(f32, usize, Option<String>)> = ranked
-            .into_iter()
-            .map(|(mut score, idx)| {
-                let article = stands_for(idx);
+        let mut weighed: Vec<(f32, usize, Option<String>)> = ranked
+            .iter()
+            .map(|&(mut score, idx)| {
+                let article = self.stands_for(book, idx, &law_scores);
                 let page = match &article {
                     Some(a) => book
                         .article(a)
@@ -1407,43 +1409,88 @@ impl SearchIndex {
                 (score, idx, article)
             })
             .collect();
-        let mut ranked = ranked;
-        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let mut candidates: Vec<(f32, usize, Option<String>)> = Vec::new();
-        if dedupe_articles {
-            // One entry per article: its best passage (`ranked` is best first).
-            let mut taken: HashSet<&str> = HashSet::new();
-            for (score, idx, article) in &ranked {
-                if article.as_deref().is_none_or(|a| taken.insert(a)) {
-                    candidates.push((*score, *idx, article.clone()));
-                }
-            }
-        } else {
-            candidates = ranked;
+        weighed.sort_by(|a, b| b.0.total_cmp(&a.0));
+        weighed
+    }
+
+    /// The article a passage stands for: a ruling's deciding article, a law passage's own; a
+    /// law page's introduction, its best-scoring article (as `intro_map` says); a guide
+    /// passage, the cited article that scored best (or its first), or failing any citation
+    /// its page's first.
+    fn stands_for(
+        &self,
+        book: &Rulebook,
+        idx: usize,
+        law_scores: &HashMap<&str, f32>,
+    ) -> Option<String> {
+        let t = &self.tuning;
+        let p = &book.passages[idx];
+        if let Some(ruling) = &p.ruling {
+            return ruling.articles.first().cloned();
         }
-        for (score, idx, article) in candidates {
-            if hits.len() >= limit {
-                break;
-            }
-            if !seen.insert(idx)
-                || (dedupe_articles
-                    && article.is_some()
-                    && hits.iter().any(|h| h.article == article))
+        if p.article.is_some() {
+            return p.article.clone();
+        }
+        if p.kind == PageKind::Law && t.intro_map > 0 {
+            return self.introduction_stands_for(book, p, law_scores);
+        }
+        let mut cited = p
+            .cites
+            .iter()
+            .filter(|c| book.article(c).is_some())
+            .peekable();
+        if cited.peek().is_none() {
+            // A guide or FAQ introduction that cites nothing: its page's first citation.
+            let page = book.page(&p.page)?;
+            return page
+                .passages
+                .iter()
+                .flat_map(|&i| &book.passages[i].cites)
+                .find(|c| book.article(c).is_some())
+                .cloned();
+        }
+        if t.map_first {
+            return cited.next().cloned();
+        }
+        let mut first = None;
+        let mut best: Option<(&String, f32)> = None;
+        for c in cited {
+            first.get_or_insert(c);
+            if let Some(&s) = law_scores.get(c.as_str())
+                && best.is_none_or(|(_, b)| s > b)
             {
-                continue;
+                best = Some((c, s));
             }
-            let snippet = if mode.snippets {
-                self.snippet(book, idx, &terms)
-            } else {
-                String::new()
-            };
-            let mut hit = self.hit(book, idx, score, &snippet, "search");
-            if article.is_some() {
-                hit.article = article;
-            }
-            hits.push(hit);
         }
-        hits
+        best.map(|(c, _)| c).or(first).cloned()
+    }
+
+    /// The article a law page's introduction stands for: its page's first article
+    /// (`intro_map` 1) or the one that scored best (2).
+    fn introduction_stands_for(
+        &self,
+        book: &Rulebook,
+        p: &Passage,
+        law_scores: &HashMap<&str, f32>,
+    ) -> Option<String> {
+        let page = book.page(&p.page)?;
+        let mut articles = page
+            .passages
+            .iter()
+            .filter_map(|&i| book.passages[i].article.as_deref());
+        match self.tuning.intro_map {
+            1 => articles.next().map(str::to_string),
+            2 => {
+                let first = articles.clone().next();
+                articles
+                    .filter_map(|a| law_scores.get(a).map(|&s| (a, s)))
+                    .max_by(|a, b| a.1.total_cmp(&b.1))
+                    .map(|(a, _)| a)
+                    .or(first)
+                    .map(str::to_string)
+            }
+            _ => None,
+        }
     }
 
     /// The share, by inverse document frequency, of the typed words that a passage (with its
@@ -1585,6 +1632,18 @@ impl SearchIndex {
     pub fn tantivy_index(&self) -> &Index {
         &self.index
     }
+}
+
+/// One entry per article: its best passage (`ranked` is best first); passages that stand for
+/// no article all stay.
+fn best_per_article(
+    ranked: Vec<(f32, usize, Option<String>)>,
+) -> Vec<(f32, usize, Option<String>)> {
+    let mut taken: HashSet<String> = HashSet::new();
+    ranked
+        .into_iter()
+        .filter(|(_, _, article)| article.as_ref().is_none_or(|a| taken.insert(a.clone())))
+        .collect()
 }
 
 #[cfg(test)]
