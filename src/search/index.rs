@@ -683,119 +683,16 @@ impl SearchIndex {
     ) -> Result<SearchIndex, IndexError> {
         register_tokenizers(&index);
         let reader = index.reader()?;
-        let mut known_words: HashMap<String, u32> = HashMap::new();
-        let mut add_words = |s: &str| {
-            for w in words(s) {
-                *known_words.entry(w).or_insert(0) += 1;
-            }
-        };
-        for p in &book.passages {
-            add_words(&p.title);
-            add_words(&p.text);
-            for q in p.phrasings().skip(1) {
-                add_words(q);
-            }
-        }
-        for page in &book.pages {
-            add_words(&page.title);
-            add_words(&page.summary);
-            page.aliases
-                .iter()
-                .chain(&page.keywords)
-                .for_each(|s| add_words(s));
-        }
-        for (k, v) in vocabulary.expand.iter().chain(vocabulary.correct.iter()) {
-            add_words(k);
-            add_words(v);
-        }
-        let mut by_initial: HashMap<char, Vec<String>> = HashMap::new();
-        for w in known_words.keys() {
-            if w.chars().count() >= 3 && w.chars().all(char::is_alphabetic) {
-                by_initial
-                    .entry(w.chars().next().unwrap_or(' '))
-                    .or_default()
-                    .push(w.clone());
-            }
-        }
-        for list in by_initial.values_mut() {
-            list.sort();
-        }
+        let known_words = known_words(book, &vocabulary);
+        let by_initial = words_by_initial(&known_words);
         let mut analyzer = english_analyzer();
         let page_stats = PageStats::new(book, &mut analyzer);
-        let mut page_stems: HashMap<&str, Vec<String>> = HashMap::new();
-        for page in &book.pages {
-            let text = format!(
-                "{} {} {} {}",
-                page.title,
-                page.summary,
-                page.aliases.join(" "),
-                page.keywords.join(" ")
-            );
-            page_stems.insert(
-                page.id.as_str(),
-                stems(&mut analyzer, &normalise_notation(&text)),
-            );
-        }
-        let mut stem_ids: HashMap<String, u32> = HashMap::new();
-        let mut df: Vec<u32> = Vec::new();
-        let mut id_of = |stem: String, df: &mut Vec<u32>| -> u32 {
-            let next = stem_ids.len() as u32;
-            let id = *stem_ids.entry(stem).or_insert(next);
-            if id as usize == df.len() {
-                df.push(0);
-            }
-            id
-        };
-        let mut passage_stems = Vec::with_capacity(book.passages.len());
-        let mut passage_tokens = Vec::with_capacity(book.passages.len());
-        for p in &book.passages {
-            // The body's tokens with their place in the text, for snippets.
-            let mut tokens: Vec<(u32, usize, usize)> = Vec::new();
-            let mut stream = analyzer.token_stream(&p.text);
-            while stream.advance() {
-                let tok = stream.token();
-                tokens.push((
-                    id_of(tok.text.clone(), &mut df),
-                    tok.offset_from,
-                    tok.offset_to,
-                ));
-            }
-            drop(stream);
-            // A ruling is found by every way players put its question.
-            let asked = p.phrasings().skip(1).collect::<Vec<_>>().join(" ");
-            let text = format!(
-                "{} {} {}",
-                p.heading_path.join(" "),
-                normalise_notation(&asked),
-                normalise_notation(&p.text)
-            );
-            let mut own: Vec<u32> = stems(&mut analyzer, &text)
-                .into_iter()
-                .map(|s| id_of(s, &mut df))
-                .collect();
-            own.extend(tokens.iter().map(|t| t.0));
-            passage_tokens.push(tokens);
-            own.sort_unstable();
-            own.dedup();
-            for &id in &own {
-                df[id as usize] += 1;
-            }
-            let page: Vec<u32> = page_stems
-                .get(p.page.as_str())
-                .into_iter()
-                .flatten()
-                .map(|s| id_of(s.clone(), &mut df))
-                .collect();
-            own.extend(page);
-            own.sort_unstable();
-            own.dedup();
-            passage_stems.push(own);
-        }
-        let n = book.passages.len() as f32;
-        let idf = df
-            .iter()
-            .map(|&d| (1.0 + (n - d as f32 + 0.5) / (d as f32 + 0.5)).ln())
-            .collect();
+        let StemTables {
+            stem_ids,
+            idf,
+            passage_stems,
+            passage_tokens,
+        } = StemTables::new(book, &mut analyzer);
         let setting_pages = vocabulary
             .setting_pages()
             .into_iter()
@@ -1643,6 +1540,167 @@ fn best_per_article(
     ranked
         .into_iter()
         .filter(|(_, _, article)| article.as_ref().is_none_or(|a| taken.insert(a.clone())))
+        .collect()
+}
+
+/// Every word of the rulebook and the vocabulary, with how often it occurs: what spelling
+/// correction may correct towards.
+fn known_words(book: &Rulebook, vocabulary: &Vocabulary) -> HashMap<String, u32> {
+    let mut known: HashMap<String, u32> = HashMap::new();
+    let mut add = |s: &str| {
+        for w in words(s) {
+            *known.entry(w).or_insert(0) += 1;
+        }
+    };
+    for p in &book.passages {
+        add(&p.title);
+        add(&p.text);
+        for q in p.phrasings().skip(1) {
+            add(q);
+        }
+    }
+    for page in &book.pages {
+        add(&page.title);
+        add(&page.summary);
+        page.aliases
+            .iter()
+            .chain(&page.keywords)
+            .for_each(|s| add(s));
+    }
+    for (k, v) in vocabulary.expand.iter().chain(vocabulary.correct.iter()) {
+        add(k);
+        add(v);
+    }
+    known
+}
+
+/// The known words of three letters or more, grouped by their first letter and sorted: the
+/// candidates spelling correction compares a typed word with.
+fn words_by_initial(known: &HashMap<String, u32>) -> HashMap<char, Vec<String>> {
+    let mut by_initial: HashMap<char, Vec<String>> = HashMap::new();
+    for w in known.keys() {
+        if w.chars().count() >= 3 && w.chars().all(char::is_alphabetic) {
+            by_initial
+                .entry(w.chars().next().unwrap_or(' '))
+                .or_default()
+                .push(w.clone());
+        }
+    }
+    for list in by_initial.values_mut() {
+        list.sort();
+    }
+    by_initial
+}
+
+/// The stems of every passage (its own, its page's front matter's) as numbers, with each
+/// stem's inverse document frequency, and the body's tokens with their place in the text
+/// (for snippets).
+struct StemTables {
+    stem_ids: HashMap<String, u32>,
+    idf: Vec<f32>,
+    passage_stems: Vec<Vec<u32>>,
+    passage_tokens: Vec<Vec<(u32, usize, usize)>>,
+}
+
+impl StemTables {
+    fn new(book: &Rulebook, analyzer: &mut TextAnalyzer) -> StemTables {
+        let page_stems = page_stems(book, analyzer);
+        let mut tables = StemTables {
+            stem_ids: HashMap::new(),
+            idf: Vec::new(),
+            passage_stems: Vec::with_capacity(book.passages.len()),
+            passage_tokens: Vec::with_capacity(book.passages.len()),
+        };
+        let mut df: Vec<u32> = Vec::new();
+        for p in &book.passages {
+            let tokens = tables.body_tokens(analyzer, &p.text, &mut df);
+            // A ruling is found by every way players put its question.
+            let asked = p.phrasings().skip(1).collect::<Vec<_>>().join(" ");
+            let text = format!(
+                "{} {} {}",
+                p.heading_path.join(" "),
+                normalise_notation(&asked),
+                normalise_notation(&p.text)
+            );
+            let mut own: Vec<u32> = stems(analyzer, &text)
+                .into_iter()
+                .map(|s| tables.id_of(s, &mut df))
+                .collect();
+            own.extend(tokens.iter().map(|t| t.0));
+            tables.passage_tokens.push(tokens);
+            own.sort_unstable();
+            own.dedup();
+            for &id in &own {
+                df[id as usize] += 1;
+            }
+            // The page's words count for the passage but not for how rare a word is.
+            for s in page_stems.get(p.page.as_str()).into_iter().flatten() {
+                let id = tables.id_of(s.clone(), &mut df);
+                own.push(id);
+            }
+            own.sort_unstable();
+            own.dedup();
+            tables.passage_stems.push(own);
+        }
+        let n = book.passages.len() as f32;
+        tables.idf = df
+            .iter()
+            .map(|&d| (1.0 + (n - d as f32 + 0.5) / (d as f32 + 0.5)).ln())
+            .collect();
+        tables
+    }
+
+    /// The number of a stem, a new one (with a document count of 0) if unseen.
+    fn id_of(&mut self, stem: String, df: &mut Vec<u32>) -> u32 {
+        let next = self.stem_ids.len() as u32;
+        let id = *self.stem_ids.entry(stem).or_insert(next);
+        if id as usize == df.len() {
+            df.push(0);
+        }
+        id
+    }
+
+    /// A passage body's stems with their byte offsets.
+    fn body_tokens(
+        &mut self,
+        analyzer: &mut TextAnalyzer,
+        text: &str,
+        df: &mut Vec<u32>,
+    ) -> Vec<(u32, usize, usize)> {
+        let mut found: Vec<(String, usize, usize)> = Vec::new();
+        let mut stream = analyzer.token_stream(text);
+        while stream.advance() {
+            let tok = stream.token();
+            found.push((tok.text.clone(), tok.offset_from, tok.offset_to));
+        }
+        drop(stream);
+        found
+            .into_iter()
+            .map(|(stem, from, to)| (self.id_of(stem, df), from, to))
+            .collect()
+    }
+}
+
+/// Each page's stems from its front matter (title, summary, aliases, keywords).
+fn page_stems<'a>(
+    book: &'a Rulebook,
+    analyzer: &mut TextAnalyzer,
+) -> HashMap<&'a str, Vec<String>> {
+    book.pages
+        .iter()
+        .map(|page| {
+            let text = format!(
+                "{} {} {} {}",
+                page.title,
+                page.summary,
+                page.aliases.join(" "),
+                page.keywords.join(" ")
+            );
+            (
+                page.id.as_str(),
+                stems(analyzer, &normalise_notation(&text)),
+            )
+        })
         .collect()
 }
 
