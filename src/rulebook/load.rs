@@ -261,93 +261,141 @@ fn parse_page(path: &str, text: &str, passages: &mut Vec<Passage>) -> Result<Pag
         path: path.to_string(),
         message,
     };
-    let id = page_id(path);
-    let mut front: Option<FrontMatter> = None;
-    let mut sections: Vec<Section> = Vec::new();
-    let mut in_meta = false;
-    let mut meta = String::new();
-    let mut in_heading: Option<u8> = None;
-    let mut heading_text = String::new();
-    let mut code_lang: Option<String> = None;
-    let mut code_text = String::new();
-
+    let mut reader = SectionReader::default();
     for event in Parser::new_ext(text, markdown_options()) {
+        reader.event(event);
+    }
+    let front: FrontMatter = match &reader.meta {
+        Some(meta) => toml::from_str(meta).map_err(|e| err(format!("front matter: {e}")))?,
+        None => {
+            return Err(err(
+                "no front matter: the page must start with +++ … +++ (see rulebook/README.md)"
+                    .into(),
+            ));
+        }
+    };
+    check_title_heading(&reader.sections).map_err(err)?;
+    let id = page_id(path);
+    let first = passages.len();
+    add_passages(&id, front.kind, reader.sections, passages).map_err(err)?;
+    Ok(Page {
+        id,
+        kind: front.kind,
+        title: front.title,
+        summary: front.summary,
+        aliases: front.aliases,
+        keywords: front.keywords,
+        path: path.to_string(),
+        html: String::new(),
+        passages: (first..passages.len()).collect(),
+    })
+}
+
+/// Reads a page's Markdown events into its front matter and its sections (a heading, the
+/// text under it, and the FENs of its ```fen blocks).
+#[derive(Default)]
+struct SectionReader {
+    /// The front matter's text once its block has ended.
+    meta: Option<String>,
+    in_meta: bool,
+    meta_text: String,
+    in_heading: Option<u8>,
+    heading_text: String,
+    code_lang: Option<String>,
+    code_text: String,
+    sections: Vec<Section>,
+}
+
+impl SectionReader {
+    fn event(&mut self, event: Event) {
         match event {
-            Event::Start(Tag::MetadataBlock(_)) => in_meta = true,
+            Event::Start(Tag::MetadataBlock(_)) => self.in_meta = true,
             Event::End(TagEnd::MetadataBlock(_)) => {
-                in_meta = false;
-                front = Some(toml::from_str(&meta).map_err(|e| err(format!("front matter: {e}")))?);
+                self.in_meta = false;
+                self.meta = Some(std::mem::take(&mut self.meta_text));
             }
             Event::Start(Tag::Heading { level, .. }) => {
-                in_heading = Some(heading_depth(level));
-                heading_text.clear();
+                self.in_heading = Some(heading_depth(level));
+                self.heading_text.clear();
             }
             Event::End(TagEnd::Heading(_)) => {
-                let level = in_heading.take().unwrap_or(2);
-                sections.push(Section {
+                let level = self.in_heading.take().unwrap_or(2);
+                self.sections.push(Section {
                     level,
-                    heading: heading_text.trim().to_string(),
+                    heading: self.heading_text.trim().to_string(),
                     text: String::new(),
                     fens: vec![],
                 });
             }
             Event::Start(Tag::CodeBlock(kind)) => {
-                code_lang = Some(match kind {
+                self.code_lang = Some(match kind {
                     CodeBlockKind::Fenced(lang) => lang.to_string(),
                     CodeBlockKind::Indented => String::new(),
                 });
-                code_text.clear();
+                self.code_text.clear();
             }
             Event::End(TagEnd::CodeBlock) => {
-                if code_lang.as_deref() == Some("fen")
-                    && let Some(s) = sections.last_mut()
+                if self.code_lang.as_deref() == Some("fen")
+                    && let Some(s) = self.sections.last_mut()
                 {
-                    s.fens.push(code_text.trim().to_string());
+                    s.fens.push(self.code_text.trim().to_string());
                 }
-                code_lang = None;
+                self.code_lang = None;
             }
-            Event::Text(t) | Event::Code(t) => {
-                if in_meta {
-                    meta.push_str(&t);
-                } else if in_heading.is_some() {
-                    heading_text.push_str(&t);
-                } else if code_lang.is_some() {
-                    code_text.push_str(&t);
-                } else if let Some(s) = sections.last_mut() {
-                    s.text.push_str(&t);
-                }
-            }
+            Event::Text(t) | Event::Code(t) => self.text(&t),
             Event::SoftBreak | Event::HardBreak => {
-                if in_heading.is_some() {
-                    heading_text.push(' ');
-                } else if let Some(s) = sections.last_mut() {
+                if self.in_heading.is_some() {
+                    self.heading_text.push(' ');
+                } else if let Some(s) = self.sections.last_mut() {
                     s.text.push(' ');
                 }
             }
-            Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::TableCell | TagEnd::TableRow) => {
-                if let Some(s) = sections.last_mut() {
-                    s.text
-                        .push(if matches!(event, Event::End(TagEnd::TableCell)) {
-                            ' '
-                        } else {
-                            '\n'
-                        });
-                }
-            }
+            Event::End(TagEnd::TableCell) => self.end_block(' '),
+            Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::TableRow) => self.end_block('\n'),
             _ => {}
         }
     }
-    let front = front.ok_or_else(|| {
-        err("no front matter: the page must start with +++ … +++ (see rulebook/README.md)".into())
-    })?;
+
+    /// Text goes to whatever is open: the front matter, a heading, a code block, or the
+    /// current section.
+    fn text(&mut self, t: &str) {
+        if self.in_meta {
+            self.meta_text.push_str(t);
+        } else if self.in_heading.is_some() {
+            self.heading_text.push_str(t);
+        } else if self.code_lang.is_some() {
+            self.code_text.push_str(t);
+        } else if let Some(s) = self.sections.last_mut() {
+            s.text.push_str(t);
+        }
+    }
+
+    fn end_block(&mut self, separator: char) {
+        if let Some(s) = self.sections.last_mut() {
+            s.text.push(separator);
+        }
+    }
+}
+
+/// A page starts with its one '#' title heading.
+fn check_title_heading(sections: &[Section]) -> Result<(), String> {
     if sections.first().is_none_or(|s| s.level != 1) {
-        return Err(err(
-            "the first heading must be the page title, a single '#'".into(),
-        ));
+        return Err("the first heading must be the page title, a single '#'".into());
     }
     if sections.iter().filter(|s| s.level == 1).count() != 1 {
-        return Err(err("a page has exactly one '#' title heading".into()));
+        return Err("a page has exactly one '#' title heading".into());
     }
+    Ok(())
+}
+
+/// One passage per section, with its anchor, its article (law pages), its path of headings,
+/// its ruling (level-2 sections of rulings pages) and the articles it cites.
+fn add_passages(
+    page: &str,
+    kind: PageKind,
+    sections: Vec<Section>,
+    passages: &mut Vec<Passage>,
+) -> Result<(), String> {
     let anchors = heading_anchors(
         &sections
             .iter()
@@ -355,19 +403,18 @@ fn parse_page(path: &str, text: &str, passages: &mut Vec<Passage>) -> Result<Pag
             .collect::<Vec<_>>(),
     );
     let mut stack: Vec<(u8, String)> = Vec::new();
-    let mut indexes = Vec::new();
     for (section, anchor) in sections.into_iter().zip(anchors) {
         let (article, title) = match article_of_heading(&section.heading) {
-            Some((n, t)) if front.kind == PageKind::Law => (Some(n), t),
+            Some((n, t)) if kind == PageKind::Law => (Some(n), t),
             _ => (None, section.heading.clone()),
         };
         while stack.last().is_some_and(|(l, _)| *l >= section.level) {
             stack.pop();
         }
         stack.push((section.level, section.heading.clone()));
-        let (ruling, text) = if front.kind == PageKind::Rulings && section.level == 2 {
+        let (ruling, text) = if kind == PageKind::Rulings && section.level == 2 {
             let (meta, body) = split_ruling(&section.text)
-                .map_err(|m| err(format!("ruling '{}': {m}", section.heading)))?;
+                .map_err(|m| format!("ruling '{}': {m}", section.heading))?;
             (Some(meta), body)
         } else {
             (None, section.text.trim().to_string())
@@ -381,10 +428,9 @@ fn parse_page(path: &str, text: &str, passages: &mut Vec<Passage>) -> Result<Pag
                 cites.push(num);
             }
         }
-        indexes.push(passages.len());
         passages.push(Passage {
-            page: id.clone(),
-            kind: front.kind,
+            page: page.to_string(),
+            kind,
             anchor,
             article,
             title,
@@ -396,17 +442,7 @@ fn parse_page(path: &str, text: &str, passages: &mut Vec<Passage>) -> Result<Pag
             ruling,
         });
     }
-    Ok(Page {
-        id,
-        kind: front.kind,
-        title: front.title,
-        summary: front.summary,
-        aliases: front.aliases,
-        keywords: front.keywords,
-        path: path.to_string(),
-        html: String::new(),
-        passages: indexes,
-    })
+    Ok(())
 }
 
 /// A page's id: its file name without `.md`.
