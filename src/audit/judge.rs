@@ -9,6 +9,8 @@
 //! position says the same thing.
 
 use std::collections::HashMap;
+use std::iter::Peekable;
+use std::slice;
 use std::time::Duration;
 
 use shakmaty::zobrist::Zobrist64;
@@ -17,8 +19,9 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, MoveList, Position};
 use super::{Finding, Severity};
 use crate::rules;
 use crate::rules::describe::capitalised;
+use crate::rules::legality::MoveRejection;
 use crate::rules::pgn::clock::clocks;
-use crate::rules::pgn::movetext::normalise_result;
+use crate::rules::pgn::movetext::{Comment, normalise_result};
 use crate::rules::pgn::{self, ReadGame, StartError, is_null_move, label, line_of};
 use crate::rules::report::short_line;
 use crate::rules::winnability::{SolverBudget, Winnability, helpmate_san, winnability};
@@ -180,6 +183,8 @@ fn is_dead(pos: &Chess, mode: CastlingMode, budget: SolverBudget) -> bool {
             && winnability(pos, mode, Color::Black, budget).decided() == Some(false))
 }
 
+/// The game being judged and the judgement so far: every finding goes through [`Ctx::add`],
+/// which stamps it with the game's number and players.
 struct Ctx<'a> {
     g: &'a ReadGame,
     out: Judged,
@@ -228,18 +233,42 @@ pub fn judge(g: &ReadGame, opts: &Options) -> Judged {
     cx.out
 }
 
+/// Judges one game into `cx`, in the order a reader meets it: its size and syntax, its
+/// recorded result, its start position, the walk through its main line, and last the
+/// recorded result against where the walk ended. A game that cannot be read (too large, not
+/// standard chess, an unusable FEN, a move that cannot be played) stops where it fails, since
+/// nothing after that point has a position to be judged in.
 fn judge_into(cx: &mut Ctx, opts: &Options) {
-    let g = cx.g;
-    let text: &str = &g.text;
-    if let Some(size) = g.oversized {
-        cx.out.unreadable = true;
-        cx.add(None, "too_large", Severity::Error, &[], format!(
-            "the game is {size} bytes long, more than the {} MiB a game may have here: it was not read",
-            pgn::split::MAX_GAME_BYTES >> 20
-        ));
+    if let Some(size) = cx.g.oversized {
+        report_oversized(cx, size);
         return;
     }
-    for p in &g.problems {
+    report_syntax(cx);
+    let recorded = recorded_result(cx);
+    let Some(start) = start_or_report(cx) else {
+        return;
+    };
+    let Some(walk) = Walk::new(cx.g, start).run(cx) else {
+        return;
+    };
+    judge_result(cx, &walk, &recorded, opts);
+}
+
+/// A game larger than the reader accepts was never read, so it is reported as unreadable
+/// rather than judged.
+fn report_oversized(cx: &mut Ctx, size: u64) {
+    cx.out.unreadable = true;
+    cx.add(None, "too_large", Severity::Error, &[], format!(
+        "the game is {size} bytes long, more than the {} MiB a game may have here: it was not read",
+        pgn::split::MAX_GAME_BYTES >> 20
+    ));
+}
+
+/// The reader's syntax problems, as warnings: the reader recovered from them, so the game is
+/// still judged.
+fn report_syntax(cx: &mut Ctx) {
+    let text: &str = &cx.g.text;
+    for p in &cx.g.problems {
         cx.add(
             None,
             "syntax",
@@ -248,7 +277,12 @@ fn judge_into(cx: &mut Ctx, opts: &Options) {
             format!("PGN line {}: {}", line_of(text, p.span.start), p.message),
         );
     }
-    // The recorded result: the movetext's, else the Result tag's.
+}
+
+/// The recorded result: the movetext's, else the Result tag's, else `*`. When the two are
+/// written and disagree, a warning says so, and the movetext's is judged.
+fn recorded_result(cx: &mut Ctx) -> String {
+    let g = cx.g;
     let token = g.game.result.as_ref().map(|(_, r)| normalise_result(r));
     let tagged = g
         .game
@@ -266,8 +300,14 @@ fn judge_into(cx: &mut Ctx, opts: &Options) {
             format!("the Result tag says {r} but the movetext ends with {t}: the two must agree; {t} is judged"),
         );
     }
-    let recorded = token.or(tagged).unwrap_or("*").to_string();
+    token.or(tagged).unwrap_or("*").to_string()
+}
 
+/// The start position from the `[Variant]` and `[FEN]` tags, with the FEN's warnings reported.
+/// `None`, with a finding, when the game is a variant (the Laws do not cover it) or its FEN
+/// cannot be used (there is no position to start from): either way the game is not judged.
+fn start_or_report(cx: &mut Ctx) -> Option<pgn::Start> {
+    let g = cx.g;
     let start = match pgn::start_position(
         g.game.tag("Variant").map(|t| t.value.as_str()),
         g.game.tag("FEN").map(|t| t.value.as_str()),
@@ -278,7 +318,7 @@ fn judge_into(cx: &mut Ctx, opts: &Options) {
             cx.add(None, "not_standard", Severity::Info, &[], format!(
                 "not standard chess: the game is {variant}, which the FIDE Laws do not cover, so it is not judged"
             ));
-            return;
+            return None;
         }
         Err(StartError::Fen(e)) => {
             cx.out.unreadable = true;
@@ -294,7 +334,7 @@ fn judge_into(cx: &mut Ctx, opts: &Options) {
                 article,
                 format!("the FEN tag cannot be used: {e}"),
             );
-            return;
+            return None;
         }
     };
     for w in &start.warnings {
@@ -306,252 +346,438 @@ fn judge_into(cx: &mut Ctx, opts: &Options) {
             format!("the FEN tag: {w}"),
         );
     }
-    let mode = start.mode;
+    Some(start)
+}
 
-    // The walk.
-    let mut pos = start.pos.clone();
-    let mut history: Vec<Chess> = Vec::with_capacity(g.game.moves.len() + 1);
-    history.push(pos.clone());
-    let mut counts: HashMap<u64, u32> = HashMap::new();
-    counts.insert(identity(&pos), 1);
-    let mut repeated = 0usize;
-    let mut claims: [Option<Claim>; 2] = [None, None];
-    // The last comment after each side's move: its %clk is read once, at the end.
-    let mut last_comment: [Option<&pgn::movetext::Span>; 2] = [None, None];
-    let mut comments = g.game.comments.iter().peekable();
-    let mut ending = ending_by_rule(&pos, &pos.legal_moves(), 1, &|| None);
-    for (k, tok) in g.game.moves.iter().enumerate() {
-        let ply = k + 1;
-        let raw = &text[tok.span.clone()];
-        if let Some(end) = &ending {
-            let l = label(&pos, raw);
-            cx.add(Some((ply, &l)), "after_end", Severity::Error, &[end.article], format!(
-                "{l} was played after the game had ended: {} ({}); moves after the end do not count",
-                end.explanation, end.article
-            ));
-            break;
+/// The walk through a game's main line, ply by ply, and what it leaves for judging the
+/// result: the final position, every position on the way (to find the first dead one), the
+/// first draw claim each side could have made, and each side's last clock comment.
+struct Walk<'a> {
+    g: &'a ReadGame,
+    text: &'a str,
+    mode: CastlingMode,
+    pos: Chess,
+    /// `history[k]` is the position after ply `k` (0: the start position).
+    history: Vec<Chess>,
+    /// Occurrences of each position (by its FIDE identity) since the last capture, pawn move
+    /// or pass: no position before one of those can occur again.
+    counts: HashMap<u64, u32>,
+    /// How many of those positions occurred twice: without one, no move can repeat a position
+    /// a third time, so the costly look at every move is skipped.
+    repeated: usize,
+    /// The first draw claim of each side (indexed by colour).
+    claims: [Option<Claim>; 2],
+    /// The last comment after each side's move that carries a `%clk`: its clock is read once,
+    /// at the end, to see whether a flag fell.
+    last_comment: [Option<&'a pgn::movetext::Span>; 2],
+    /// The main-line comments not yet passed, in order.
+    comments: Peekable<slice::Iter<'a, Comment>>,
+    /// The ending by rule the walk has reached, if any: a move after it is reported.
+    ending: Option<Ending>,
+}
+
+impl<'a> Walk<'a> {
+    /// A walk standing at the start position, which counts as its first occurrence and may
+    /// itself already be an ending (a mate or stalemate set up by FEN).
+    fn new(g: &'a ReadGame, start: pgn::Start) -> Walk<'a> {
+        let pos = start.pos;
+        let mut history = Vec::with_capacity(g.game.moves.len() + 1);
+        history.push(pos.clone());
+        let counts = HashMap::from([(identity(&pos), 1)]);
+        let ending = ending_by_rule(&pos, &pos.legal_moves(), 1, &|| None);
+        Walk {
+            g,
+            text: &g.text,
+            mode: start.mode,
+            pos,
+            history,
+            counts,
+            repeated: 0,
+            claims: [None, None],
+            last_comment: [None, None],
+            comments: g.game.comments.iter().peekable(),
+            ending,
         }
-        let mover = pos.turn();
-        if is_null_move(raw) {
-            let l = label(&pos, raw);
-            match pgn::pass(&pos) {
-                Ok(after) => {
-                    cx.add(Some((ply, &l)), "null_move", Severity::Warning, &["1.2"], format!(
-                        "{l} is a null move: {} passed, which the Laws do not allow (1.2); the rest of the game is read from the position after the pass",
-                        capitalised(mover)
-                    ));
-                    pos = after;
-                    counts.clear();
-                    repeated = 0;
-                }
-                Err(why) => {
-                    cx.out.unreadable = true;
-                    cx.add(Some((ply, &l)), "null_move", Severity::Error, &["1.2"], format!(
-                        "{l} is a null move, which the Laws do not allow (1.2); {why}, so the rest of the game cannot be read"
-                    ));
-                    return;
-                }
+    }
+
+    /// Walks the main line to its end, or to the first move after an ending by rule (reported,
+    /// and the walk stops: moves after the end do not count), or to a move that cannot be
+    /// played. `None` in that last case: the game is unreadable and has no final position.
+    fn run(mut self, cx: &mut Ctx) -> Option<Walk<'a>> {
+        let (g, text) = (self.g, self.text);
+        for (k, tok) in g.game.moves.iter().enumerate() {
+            let raw = &text[tok.span.clone()];
+            if let Some(end) = &self.ending {
+                let l = label(&self.pos, raw);
+                cx.add(Some((k + 1, &l)), "after_end", Severity::Error, &[end.article], format!(
+                    "{l} was played after the game had ended: {} ({}); moves after the end do not count",
+                    end.explanation, end.article
+                ));
+                break;
             }
+            if !self.step(cx, k, raw) {
+                break;
+            }
+        }
+        (!cx.out.unreadable).then_some(self)
+    }
+
+    /// Plays ply `k + 1` (written `raw`) and takes stock of the position it leaves: the clock
+    /// comment after it, how often the position has occurred, whether the game ended by rule,
+    /// and otherwise which draw claim the side to move now has. `false` when the move cannot
+    /// be played, which ends the walk.
+    fn step(&mut self, cx: &mut Ctx, k: usize, raw: &str) -> bool {
+        let ply = k + 1;
+        let mover = self.pos.turn();
+        let played = if is_null_move(raw) {
+            self.play_null(cx, ply, raw)
         } else {
-            let m = match pgn::resolve(&pos, raw, mode) {
-                Ok(m) => m,
-                Err(rej) => {
-                    let l = label(&pos, raw);
-                    cx.out.unreadable = true;
-                    let (kind, message) = match rej.kind {
-                        "notation" => (
-                            "notation",
-                            format!("{l} cannot be read as a move: {}", rej.reason),
-                        ),
-                        "ambiguous" => ("ambiguous", format!("{l} {}", rej.reason)),
-                        _ => ("illegal_move", format!("{l} is illegal: it {}", rej.reason)),
-                    };
-                    let articles: Vec<&str> = rej.articles.iter().map(String::as_str).collect();
-                    cx.add(Some((ply, &l)), kind, Severity::Error, &articles, message);
-                    cx.out.plies = k;
-                    return;
-                }
-            };
-            pos.play_unchecked(m);
-            if m.is_zeroing() {
-                counts.clear();
-                repeated = 0;
-            }
+            self.play_move(cx, k, raw)
+        };
+        if !played {
+            return false;
         }
         cx.out.plies = ply;
-        history.push(pos.clone());
-        while let Some(c) = comments.next_if(|c| c.after <= ply) {
-            if c.after == ply && text[c.span.clone()].contains("%clk") {
-                last_comment[mover as usize] = Some(&c.span);
+        self.history.push(self.pos.clone());
+        self.note_clock_comment(ply, mover);
+        let legal = self.pos.legal_moves();
+        let count = self.count_position();
+        let (g, text, history) = (self.g, self.text, &self.history);
+        self.ending = ending_by_rule(&self.pos, &legal, count, &|| {
+            label_before(text, g, history, ply)
+        });
+        if self.ending.is_none() {
+            self.note_claim(ply, count, &legal);
+        }
+        true
+    }
+
+    /// Plays a null move: the side to move passes, which the Laws do not allow (1.2). It is
+    /// reported and the rest of the game is read from the position after the pass; a side in
+    /// check cannot pass, and then the game cannot be read on (`false`).
+    fn play_null(&mut self, cx: &mut Ctx, ply: usize, raw: &str) -> bool {
+        let l = label(&self.pos, raw);
+        match pgn::pass(&self.pos) {
+            Ok(after) => {
+                cx.add(Some((ply, &l)), "null_move", Severity::Warning, &["1.2"], format!(
+                    "{l} is a null move: {} passed, which the Laws do not allow (1.2); the rest of the game is read from the position after the pass",
+                    capitalised(self.pos.turn())
+                ));
+                self.pos = after;
+                self.forget_repetitions();
+                true
+            }
+            Err(why) => {
+                cx.out.unreadable = true;
+                cx.add(Some((ply, &l)), "null_move", Severity::Error, &["1.2"], format!(
+                    "{l} is a null move, which the Laws do not allow (1.2); {why}, so the rest of the game cannot be read"
+                ));
+                false
             }
         }
-        let legal = pos.legal_moves();
-        let id = identity(&pos);
+    }
+
+    /// Plays the move written `raw` as ply `k + 1`; when it is unreadable, ambiguous or
+    /// illegal, reports why and returns `false`, since the game cannot be read past it.
+    fn play_move(&mut self, cx: &mut Ctx, k: usize, raw: &str) -> bool {
+        match pgn::resolve(&self.pos, raw, self.mode) {
+            Ok(m) => {
+                self.pos.play_unchecked(m);
+                if m.is_zeroing() {
+                    self.forget_repetitions();
+                }
+                true
+            }
+            Err(rej) => {
+                report_unplayable(cx, k, &label(&self.pos, raw), &rej);
+                false
+            }
+        }
+    }
+
+    /// After a capture, a pawn move or a pass, repetitions are counted afresh: no earlier
+    /// position can occur again.
+    fn forget_repetitions(&mut self) {
+        self.counts.clear();
+        self.repeated = 0;
+    }
+
+    /// Keeps the last comment after ply `ply` that carries a `%clk` as the clock of `mover`,
+    /// passing over the comments before it.
+    fn note_clock_comment(&mut self, ply: usize, mover: Color) {
+        while let Some(c) = self.comments.next_if(|c| c.after <= ply) {
+            if c.after == ply && self.text[c.span.clone()].contains("%clk") {
+                self.last_comment[mover as usize] = Some(&c.span);
+            }
+        }
+    }
+
+    /// Counts one more occurrence of the current position and returns how often it has
+    /// occurred since repetitions were last forgotten.
+    fn count_position(&mut self) -> u32 {
         let count = {
-            let c = counts.entry(id).or_insert(0);
+            let c = self.counts.entry(identity(&self.pos)).or_insert(0);
             *c += 1;
             *c
         };
         if count == 2 {
-            repeated += 1;
+            self.repeated += 1;
         }
-        ending = ending_by_rule(&pos, &legal, count, &|| {
-            label_before(text, g, &history, ply)
-        });
-        if ending.is_some() {
-            continue;
-        }
-        // Draw claims (9.2, 9.3) the side to move could now make: the first chance of each.
-        let side = pos.turn();
-        if claims[side as usize].is_none() {
-            let claim = if count >= 3 {
-                Some((
-                    "threefold repetition: the position has occurred three times",
-                    "9.2.2",
-                ))
-            } else if pos.halfmoves() >= 100 {
-                Some((
-                    "fifty moves by each player without a capture or a pawn move",
-                    "9.3.2",
-                ))
-            } else if repeated > 0
-                && legal.iter().filter(|m| !m.is_zeroing()).any(|m| {
-                    let mut p = pos.clone();
-                    p.play_unchecked(*m);
-                    counts.get(&identity(&p)).copied().unwrap_or(0) >= 2
-                })
-            {
-                Some((
-                    "threefold repetition, by declaring a move that repeats the position a third time",
-                    "9.2.1",
-                ))
-            } else if pos.halfmoves() == 99 && legal.iter().any(|m| !m.is_zeroing()) {
-                Some((
-                    "fifty moves, by declaring a move without a capture or a pawn move",
-                    "9.3.1",
-                ))
-            } else {
-                None
-            };
-            if let Some((what, article)) = claim {
-                claims[side as usize] = Some(Claim {
-                    ply,
-                    label: label_before(text, g, &history, ply).unwrap_or_default(),
-                    what: what.to_string(),
-                    article,
-                });
-            }
-        }
+        count
     }
-    if cx.out.unreadable {
-        return;
-    }
-    let clock_flag = winner_of(&recorded).and_then(|w| {
-        let comment = last_comment[w.other() as usize]?;
-        (clocks(&text[comment.clone()]).clk == Some(Duration::ZERO))
-            .then_some("the loser's clock shows 0:00:00")
-    });
-    let on_time = time_forfeit(g).or(clock_flag);
 
-    // The end: by rule on the board, or open (then the solver decides what a flag, a
-    // resignation or a dead position make of it).
-    let decisive = winner_of(&recorded);
-    let ending = match ending {
-        Some(e) => Some(e),
+    /// Keeps the draw claim (9.2, 9.3) the side to move could now make after ply `ply`, if it
+    /// is that side's first: a player who played on and lost is told of the first chance.
+    fn note_claim(&mut self, ply: usize, count: u32, legal: &MoveList) {
+        let side = self.pos.turn() as usize;
+        if self.claims[side].is_some() {
+            return;
+        }
+        if let Some((what, article)) = self.claim_available(count, legal) {
+            self.claims[side] = Some(Claim {
+                ply,
+                label: label_before(self.text, self.g, &self.history, ply).unwrap_or_default(),
+                what: what.to_string(),
+                article,
+            });
+        }
+    }
+
+    /// The draw claim the side to move has in the current position (seen `count` times), as
+    /// its description and article: a claim on the board before a claim by declaring a move.
+    fn claim_available(
+        &self,
+        count: u32,
+        legal: &MoveList,
+    ) -> Option<(&'static str, &'static str)> {
+        let pos = &self.pos;
+        if count >= 3 {
+            Some((
+                "threefold repetition: the position has occurred three times",
+                "9.2.2",
+            ))
+        } else if pos.halfmoves() >= 100 {
+            Some((
+                "fifty moves by each player without a capture or a pawn move",
+                "9.3.2",
+            ))
+        } else if self.repeated > 0
+            && legal.iter().filter(|m| !m.is_zeroing()).any(|m| {
+                let mut p = pos.clone();
+                p.play_unchecked(*m);
+                self.counts.get(&identity(&p)).copied().unwrap_or(0) >= 2
+            })
+        {
+            Some((
+                "threefold repetition, by declaring a move that repeats the position a third time",
+                "9.2.1",
+            ))
+        } else if pos.halfmoves() == 99 && legal.iter().any(|m| !m.is_zeroing()) {
+            Some((
+                "fifty moves, by declaring a move without a capture or a pawn move",
+                "9.3.1",
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// When the recorded result is a win, whether the loser's last clock comment shows his
+    /// flag fell.
+    fn clock_flag(&self, recorded: &str) -> Option<&'static str> {
+        winner_of(recorded).and_then(|w| {
+            let comment = self.last_comment[w.other() as usize]?;
+            (clocks(&self.text[comment.clone()]).clk == Some(Duration::ZERO))
+                .then_some("the loser's clock shows 0:00:00")
+        })
+    }
+}
+
+/// Reports the move at ply `k + 1` (labelled `l`) that cannot be played: it cannot be read,
+/// it is ambiguous, or it is illegal. The game is unreadable from there, so only the `k` plies
+/// before it count as read.
+fn report_unplayable(cx: &mut Ctx, k: usize, l: &str, rej: &MoveRejection) {
+    cx.out.unreadable = true;
+    let (kind, message) = match rej.kind {
+        "notation" => (
+            "notation",
+            format!("{l} cannot be read as a move: {}", rej.reason),
+        ),
+        "ambiguous" => ("ambiguous", format!("{l} {}", rej.reason)),
+        _ => ("illegal_move", format!("{l} is illegal: it {}", rej.reason)),
+    };
+    let articles: Vec<&str> = rej.articles.iter().map(String::as_str).collect();
+    cx.add(Some((k + 1, l)), kind, Severity::Error, &articles, message);
+    cx.out.plies = k;
+}
+
+/// Weighs the recorded result against the end of the walk. An ending on the board (by rule,
+/// or a dead position the solver finds) decides the result by itself; otherwise a decisive
+/// result, or a draw on time, depends on whether a side could still mate, which the solver
+/// decides. A player who could have claimed a draw and lost is noted last.
+fn judge_result(cx: &mut Ctx, walk: &Walk, recorded: &str, opts: &Options) {
+    let on_time = time_forfeit(cx.g).or(walk.clock_flag(recorded));
+    let decisive = winner_of(recorded);
+    let (pos, mode) = (&walk.pos, walk.mode);
+    let ending = match &walk.ending {
+        Some(e) => Some(e.clone()),
         // A decisive result is weighed below, where the solver says whether the position is
         // dead; for a draw or no result, the solver's fast test says whether to look.
-        None if decisive.is_none() && fast_dead(&pos, mode) && is_dead(&pos, mode, opts.budget) => {
-            Some(first_dead(cx, &history, mode, opts))
+        None if decisive.is_none() && fast_dead(pos, mode) && is_dead(pos, mode, opts.budget) => {
+            Some(first_dead(cx, &walk.history, mode, opts))
         }
         None => None,
     };
     if let Some(e) = ending {
-        if on_time.is_some() {
-            cx.out.timeout = Some(Timeout::EndedBefore);
-        }
-        judge_ended(cx, &e, &recorded, on_time.is_some());
+        judge_board_ending(cx, &e, recorded, on_time);
         if e.result == recorded {
-            missed_claim(cx, &claims, &recorded);
+            missed_claim(cx, &walk.claims, recorded);
         }
         return;
     }
-    let after_last = at(label_before(text, g, &history, history.len() - 1).as_deref());
-    match decisive {
-        Some(winner) => {
-            // The verdict of the report's `flag` and `resignation`: can the winner still mate?
-            let loser = winner.other();
-            let (w, l) = (capitalised(winner), capitalised(loser));
-            match winnability(&pos, mode, winner, opts.budget) {
-                Winnability::Winnable { helpmate } => {
-                    if let Some(how) = on_time {
-                        cx.out.timeout = Some(Timeout::Upheld);
-                        let line = helpmate_san(&pos, &helpmate);
-                        let f = cx.add(None, "time_forfeit_upheld", Severity::Info, &["6.9"], format!(
-                            "{l} lost on time ({how}) {after_last}, and the loss stands: {w} could still checkmate by a series of legal moves, for example {} (6.9)",
-                            short_line(&line)
-                        ));
-                        f.recorded = Some(recorded.clone());
-                        f.expected = Some(recorded.clone());
-                        f.helpmate = line;
-                    }
+    let last = walk.history.len() - 1;
+    let open = OpenEnd {
+        walk,
+        recorded,
+        on_time,
+        after_last: at(label_before(walk.text, walk.g, &walk.history, last).as_deref()),
+        opts,
+    };
+    // A win where neither side can mate is judged as a dead position, like the endings above:
+    // its draw contradicts the win, and then no missed claim is noted.
+    let still_open = match decisive {
+        Some(winner) => open.judge_win(cx, winner),
+        None if recorded == "1/2-1/2" && on_time.is_some() => {
+            open.judge_draw_on_time(cx);
+            true
+        }
+        None => true,
+    };
+    if still_open {
+        missed_claim(cx, &walk.claims, recorded);
+    }
+}
+
+/// The result against an ending on the board; a flag that fell after it changes nothing, and
+/// the time forfeit is counted as having come after the end.
+fn judge_board_ending(cx: &mut Ctx, e: &Ending, recorded: &str, on_time: Option<&str>) {
+    if on_time.is_some() {
+        cx.out.timeout = Some(Timeout::EndedBefore);
+    }
+    judge_ended(cx, e, recorded, on_time.is_some());
+}
+
+/// A game whose final position ended nothing by rule: the recorded result is weighed by
+/// whether a side could still mate there.
+struct OpenEnd<'w, 'g> {
+    walk: &'w Walk<'g>,
+    recorded: &'w str,
+    /// Why the result counts as a flag fall (the Termination tag, or a clock at zero).
+    on_time: Option<&'static str>,
+    /// "after 40...Kf7": where the game stopped, for the messages.
+    after_last: String,
+    opts: &'w Options,
+}
+
+impl OpenEnd<'_, '_> {
+    /// A win by resignation or on time, weighed as the report's `flag` and `resignation` do:
+    /// can the winner still mate? `false` when neither side can: the game was judged as ending
+    /// at its first dead position, and the caller notes no missed claim, as for any ending
+    /// that contradicts the result.
+    fn judge_win(&self, cx: &mut Ctx, winner: Color) -> bool {
+        let (pos, mode) = (&self.walk.pos, self.walk.mode);
+        match winnability(pos, mode, winner, self.opts.budget) {
+            Winnability::Winnable { helpmate } => {
+                if let Some(how) = self.on_time {
+                    self.time_forfeit_stands(cx, winner, how, &helpmate);
                 }
-                Winnability::Unwinnable => {
-                    if winnability(&pos, mode, loser, opts.budget).decided() == Some(false) {
-                        let e = first_dead(cx, &history, mode, opts);
-                        if on_time.is_some() {
-                            cx.out.timeout = Some(Timeout::EndedBefore);
-                        }
-                        judge_ended(cx, &e, &recorded, on_time.is_some());
-                        return;
-                    }
-                    let f = if let Some(how) = on_time {
-                        cx.out.timeout = Some(Timeout::Wrong);
-                        cx.add(None, "time_forfeit", Severity::Error, &["6.9"], format!(
-                            "recorded {recorded}: {l} lost on time ({how}) {after_last}; but {w} cannot checkmate by any series of legal moves, so the game is drawn (6.9)"
-                        ))
-                    } else {
-                        let severity = match g
-                            .game
-                            .tag("Termination")
-                            .map(|t| t.value.to_ascii_lowercase())
-                        {
-                            Some(t) if t.contains("normal") || t.contains("resign") => {
-                                Severity::Error
-                            }
-                            _ => Severity::Warning,
-                        };
-                        cx.add(None, "result", severity, &["5.1.2", "6.9"], format!(
-                            "recorded {recorded}, but {w} cannot checkmate by any series of legal moves {after_last}: whether {l} resigned (5.1.2) or ran out of time (6.9), the game is drawn"
-                        ))
-                    };
-                    f.recorded = Some(recorded.clone());
-                    f.expected = Some("1/2-1/2".into());
+                true
+            }
+            Winnability::Unwinnable => self.judge_unwinnable_win(cx, winner),
+            Winnability::Undetermined { why } => {
+                if let Some(how) = self.on_time {
+                    cx.out.timeout = Some(Timeout::Undecided);
+                    let f = cx.add(None, "undecided", Severity::Warning, &["6.9"], format!(
+                        "{} lost on time ({how}) {}; whether {} could still mate is undecided: {why}",
+                        capitalised(winner.other()), self.after_last, capitalised(winner)
+                    ));
+                    f.recorded = Some(self.recorded.to_string());
                 }
-                Winnability::Undetermined { why } => {
-                    if let Some(how) = on_time {
-                        cx.out.timeout = Some(Timeout::Undecided);
-                        let f = cx.add(None, "undecided", Severity::Warning, &["6.9"], format!(
-                            "{l} lost on time ({how}) {after_last}; whether {w} could still mate is undecided: {why}"
-                        ));
-                        f.recorded = Some(recorded.clone());
-                    }
-                }
+                true
             }
         }
-        None if recorded == "1/2-1/2" && on_time.is_some() => {
-            // A draw on time: the flag fell for the side to move, whose clock was running.
-            let flagged = pos.turn();
-            let opponent = flagged.other();
-            cx.out.timeout = Some(match winnability(&pos, mode, opponent, opts.budget) {
+    }
+
+    /// A loss on time that stands, since the winner could still mate (6.9): noted, with a
+    /// helpmate as the proof.
+    fn time_forfeit_stands(&self, cx: &mut Ctx, winner: Color, how: &str, helpmate: &[String]) {
+        let (w, l) = (capitalised(winner), capitalised(winner.other()));
+        cx.out.timeout = Some(Timeout::Upheld);
+        let line = helpmate_san(&self.walk.pos, helpmate);
+        let f = cx.add(None, "time_forfeit_upheld", Severity::Info, &["6.9"], format!(
+            "{l} lost on time ({how}) {}, and the loss stands: {w} could still checkmate by a series of legal moves, for example {} (6.9)",
+            self.after_last, short_line(&line)
+        ));
+        f.recorded = Some(self.recorded.to_string());
+        f.expected = Some(self.recorded.to_string());
+        f.helpmate = line;
+    }
+
+    /// A win recorded for a side that cannot mate. When the loser cannot either, the position
+    /// is dead and the game ended at the first dead position (then `false`); otherwise the
+    /// game is a draw, whether the loser resigned or lost on time. The severity of a
+    /// resignation follows the Termination tag: a result said to be normal or a resignation
+    /// is an error, any other a warning.
+    fn judge_unwinnable_win(&self, cx: &mut Ctx, winner: Color) -> bool {
+        let (walk, recorded, after_last) = (self.walk, self.recorded, &self.after_last);
+        let loser = winner.other();
+        if winnability(&walk.pos, walk.mode, loser, self.opts.budget).decided() == Some(false) {
+            let e = first_dead(cx, &walk.history, walk.mode, self.opts);
+            judge_board_ending(cx, &e, recorded, self.on_time);
+            return false;
+        }
+        let (w, l) = (capitalised(winner), capitalised(loser));
+        let f = if let Some(how) = self.on_time {
+            cx.out.timeout = Some(Timeout::Wrong);
+            cx.add(None, "time_forfeit", Severity::Error, &["6.9"], format!(
+                "recorded {recorded}: {l} lost on time ({how}) {after_last}; but {w} cannot checkmate by any series of legal moves, so the game is drawn (6.9)"
+            ))
+        } else {
+            let severity = match walk
+                .g
+                .game
+                .tag("Termination")
+                .map(|t| t.value.to_ascii_lowercase())
+            {
+                Some(t) if t.contains("normal") || t.contains("resign") => Severity::Error,
+                _ => Severity::Warning,
+            };
+            cx.add(None, "result", severity, &["5.1.2", "6.9"], format!(
+                "recorded {recorded}, but {w} cannot checkmate by any series of legal moves {after_last}: whether {l} resigned (5.1.2) or ran out of time (6.9), the game is drawn"
+            ))
+        };
+        f.recorded = Some(recorded.to_string());
+        f.expected = Some("1/2-1/2".into());
+        true
+    }
+
+    /// A draw on time: the flag fell for the side to move, whose clock was running, so the
+    /// draw stands only if the opponent could not mate (6.9).
+    fn judge_draw_on_time(&self, cx: &mut Ctx) {
+        let pos = &self.walk.pos;
+        let flagged = pos.turn();
+        let opponent = flagged.other();
+        cx.out.timeout = Some(
+            match winnability(pos, self.walk.mode, opponent, self.opts.budget) {
                 Winnability::Unwinnable => Timeout::Upheld,
                 Winnability::Undetermined { .. } => Timeout::Undecided,
                 Winnability::Winnable { helpmate } => {
-                    let line = helpmate_san(&pos, &helpmate);
+                    let line = helpmate_san(pos, &helpmate);
                     let f = cx.add(None, "time_forfeit", Severity::Warning, &["6.9"], format!(
-                        "recorded a draw on time {after_last}, but if {}'s flag fell, {} wins: {} could still checkmate by a series of legal moves, for example {} (6.9)",
-                        capitalised(flagged), capitalised(opponent), capitalised(opponent), short_line(&line)
-                    ));
-                    f.recorded = Some(recorded.clone());
+                    "recorded a draw on time {}, but if {}'s flag fell, {} wins: {} could still checkmate by a series of legal moves, for example {} (6.9)",
+                    self.after_last, capitalised(flagged), capitalised(opponent), capitalised(opponent), short_line(&line)
+                ));
+                    f.recorded = Some(self.recorded.to_string());
                     f.expected = Some(
                         if opponent == Color::White {
                             "1-0"
@@ -563,11 +789,9 @@ fn judge_into(cx: &mut Ctx, opts: &Options) {
                     f.helpmate = line;
                     Timeout::Wrong
                 }
-            });
-        }
-        None => {}
+            },
+        );
     }
-    missed_claim(cx, &claims, &recorded);
 }
 
 /// A player who could have claimed a draw (the first chance), played on and lost.

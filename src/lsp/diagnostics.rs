@@ -405,87 +405,147 @@ enum Verdict {
 
 /// Checks one game; spans are offsets into `text`.
 pub fn analyse_game(text: &str, game: &GameText, budget: SolverBudget) -> Vec<Finding> {
-    let mut out = Vec::new();
     let start = match start_position(game) {
         Ok(s) => s,
-        Err(f) => {
-            out.push(f);
-            return out;
-        }
+        Err(f) => return vec![f],
     };
-    out.extend(start.warnings.iter().cloned());
-    let mode = start.mode;
-    let mut pos = start.pos.clone();
-    let mut history: Vec<Chess> = Vec::with_capacity(game.moves.len() + 1);
-    history.push(pos.clone());
-    // Occurrences of each position since the last irreversible move (a capture, a pawn move):
-    // no position before one can ever occur again.
-    let mut counts: HashMap<u64, u32> = HashMap::new();
-    counts.insert(identity(&pos), 1);
-    let mut repeated = 0usize;
-    let mut threefold_claimable = [false; 2];
-    let mut fifty_hinted = (false, false);
-    let mut ending = ending_by_rule(&pos, &pos.legal_moves(), 1, 0, None);
-    for (k, tok) in game.moves.iter().enumerate() {
-        let MoveToken { span } = tok;
-        let raw = &text[span.clone()];
-        let label = label(&pos, raw);
-        if let Some(end) = &ending {
-            // One diagnostic for the moves after the end; the result is still checked.
-            out.push(after_end(span, &label, end));
-            break;
+    let mut walk = Walk::new(text, game, start);
+    // A move that is not legal leaves no final position to check the result against.
+    if walk.run() {
+        let verdict = walk.verdict(budget);
+        check_results(game, &verdict, &mut walk.out);
+    }
+    walk.out
+}
+
+/// The walk through a game's main line, ply by ply, with the findings made on the way and
+/// what the hints and the final verdict need: every position so far, repetitions since the
+/// last irreversible move, and which claims the user has already been told of.
+struct Walk<'a> {
+    text: &'a str,
+    game: &'a GameText,
+    mode: CastlingMode,
+    pos: Chess,
+    /// `history[k]` is the position after ply `k` (0: the start position).
+    history: Vec<Chess>,
+    /// Occurrences of each position since the last irreversible move (a capture, a pawn move):
+    /// no position before one can ever occur again.
+    counts: HashMap<u64, u32>,
+    /// How many of those positions occurred twice: without one, no move can repeat a position
+    /// a third time, so the costly look at every move is skipped.
+    repeated: usize,
+    /// Whether each side (indexed by colour) could claim threefold repetition after the
+    /// previous ply: a hint is given when a claim becomes available, not again while it stays.
+    threefold_claimable: [bool; 2],
+    /// Whether the 9.3.1 and the 9.3.2 hint were given since the clock last fell below 99.
+    fifty_hinted: (bool, bool),
+    /// The ending by rule the walk has reached, if any: a move after it is reported.
+    ending: Option<Ending>,
+    out: Vec<Finding>,
+}
+
+impl<'a> Walk<'a> {
+    /// A walk standing at the start position (which may itself already be an ending, as a
+    /// mate or stalemate set up by FEN), its findings beginning with the FEN's warnings.
+    fn new(text: &'a str, game: &'a GameText, start: Start) -> Walk<'a> {
+        let pos = start.pos;
+        let mut history = Vec::with_capacity(game.moves.len() + 1);
+        history.push(pos.clone());
+        let counts = HashMap::from([(identity(&pos), 1)]);
+        let ending = ending_by_rule(&pos, &pos.legal_moves(), 1, 0, None);
+        Walk {
+            text,
+            game,
+            mode: start.mode,
+            pos,
+            history,
+            counts,
+            repeated: 0,
+            threefold_claimable: [false; 2],
+            fifty_hinted: (false, false),
+            ending,
+            out: start.warnings,
         }
-        let m = match resolve(&pos, raw, mode, span, &label) {
-            Ok((m, note)) => {
-                out.extend(note);
-                m
+    }
+
+    /// Walks the main line to its end or to the first move after an ending by rule (one
+    /// diagnostic for the moves after the end; the result is still checked). `false` when a
+    /// move cannot be played: its finding is the game's last, as the rest cannot be checked.
+    fn run(&mut self) -> bool {
+        let (text, game) = (self.text, self.game);
+        for (k, tok) in game.moves.iter().enumerate() {
+            let MoveToken { span } = tok;
+            let raw = &text[span.clone()];
+            let label = label(&self.pos, raw);
+            if let Some(end) = &self.ending {
+                self.out.push(after_end(span, &label, end));
+                break;
             }
-            Err(f) => {
-                // One diagnostic per game: the rest of it cannot be checked.
-                out.push(f);
-                return out;
+            match resolve(&self.pos, raw, self.mode, span, &label) {
+                Ok((m, note)) => {
+                    self.out.extend(note);
+                    self.step(k, m, raw, span, &label);
+                }
+                Err(f) => {
+                    self.out.push(f);
+                    return false;
+                }
             }
-        };
-        pos.play_unchecked(m);
-        let legal = pos.legal_moves();
-        let check = pos.is_check();
-        out.extend(sign_finding(raw, &label, span, &pos, &legal, check));
+        }
+        true
+    }
+
+    /// Plays `m`, ply `k + 1` (written `raw` at `span`, labelled `label`), and checks the
+    /// position it leaves: its check or mate sign, how often it has occurred, whether the
+    /// game ended by rule, and otherwise which draw claims the side to move now has.
+    fn step(&mut self, k: usize, m: Move, raw: &str, span: &Span, label: &str) {
+        self.pos.play_unchecked(m);
+        let legal = self.pos.legal_moves();
+        let check = self.pos.is_check();
+        let sign = sign_finding(raw, label, span, &self.pos, &legal, check);
+        self.out.extend(sign);
         if m.is_zeroing() {
-            counts.clear();
-            repeated = 0;
+            self.counts.clear();
+            self.repeated = 0;
         }
-        let id = identity(&pos);
+        let count = self.count_position();
+        self.history.push(self.pos.clone());
+        self.ending = ending_by_rule(&self.pos, &legal, count, k + 1, Some(label));
+        if self.ending.is_some() {
+            return;
+        }
+        self.hint_threefold(span, label, count, &legal);
+        self.hint_fifty(span, label, &legal);
+    }
+
+    /// Counts one more occurrence of the current position and returns how often it has
+    /// occurred since the last irreversible move.
+    fn count_position(&mut self) -> u32 {
         let count = {
-            let c = counts.entry(id).or_insert(0);
+            let c = self.counts.entry(identity(&self.pos)).or_insert(0);
             *c += 1;
             *c
         };
         if count == 2 {
-            repeated += 1;
+            self.repeated += 1;
         }
-        history.push(pos.clone());
-        ending = ending_by_rule(&pos, &legal, count, k + 1, Some(&label));
-        if ending.is_some() {
-            continue;
-        }
-        let side = capitalised(pos.turn());
-        // Threefold repetition (9.2): a hint when a claim becomes available to the player to
-        // move (now, or by declaring the next move), not again while it stays available.
+        count
+    }
+
+    /// Threefold repetition (9.2): a hint when a claim becomes available to the player to
+    /// move (now, or by declaring the next move), not again while it stays available.
+    fn hint_threefold(&mut self, span: &Span, label: &str, count: u32, legal: &MoveList) {
+        let side = capitalised(self.pos.turn());
         let now = count >= 3;
-        let mut by_move = Vec::new();
-        if !now && repeated > 0 {
-            for m2 in legal.iter().filter(|m2| !m2.is_zeroing()) {
-                let mut p2 = pos.clone();
-                p2.play_unchecked(*m2);
-                if counts.get(&identity(&p2)).copied().unwrap_or(0) >= 2 {
-                    by_move.push(San::from_move(&pos, *m2).to_string());
-                }
-            }
-        }
+        let by_move = if !now && self.repeated > 0 {
+            self.repeating_moves(legal)
+        } else {
+            Vec::new()
+        };
         let claimable = now || !by_move.is_empty();
-        let turn = pos.turn() as usize;
-        if claimable && !threefold_claimable[turn] {
-            out.push(if now {
+        let turn = self.pos.turn() as usize;
+        if claimable && !self.threefold_claimable[turn] {
+            self.out.push(if now {
                 Finding::new(
                     span.clone(),
                     Severity::Information,
@@ -506,33 +566,43 @@ pub fn analyse_game(text: &str, game: &GameText, budget: SolverBudget) -> Vec<Fi
                 )
             });
         }
-        threefold_claimable[turn] = claimable;
-        // Fifty moves (9.3).
-        let clock = pos.halfmoves();
+        self.threefold_claimable[turn] = claimable;
+    }
+
+    /// The moves (in SAN) that would repeat a position a third time: a player may claim by
+    /// declaring one of them (9.2.1). Captures and pawn moves cannot repeat anything.
+    fn repeating_moves(&self, legal: &MoveList) -> Vec<String> {
+        legal
+            .iter()
+            .filter(|m| !m.is_zeroing())
+            .filter(|m| {
+                let mut p = self.pos.clone();
+                p.play_unchecked(**m);
+                self.counts.get(&identity(&p)).copied().unwrap_or(0) >= 2
+            })
+            .map(|m| San::from_move(&self.pos, *m).to_string())
+            .collect()
+    }
+
+    /// Fifty moves (9.3): a hint when a claim on the board (9.3.2) or by declaring the next
+    /// move (9.3.1) becomes available, each once until the clock is reset.
+    fn hint_fifty(&mut self, span: &Span, label: &str, legal: &MoveList) {
+        let side = capitalised(self.pos.turn());
+        let clock = self.pos.halfmoves();
         if clock < 99 {
-            fifty_hinted = (false, false);
+            self.fifty_hinted = (false, false);
         } else if clock >= 100 {
-            if !fifty_hinted.1 {
-                fifty_hinted.1 = true;
-                out.push(Finding::new(span.clone(), Severity::Information, "claim", Some("9.3.2"), format!(
+            if !self.fifty_hinted.1 {
+                self.fifty_hinted.1 = true;
+                self.out.push(Finding::new(span.clone(), Severity::Information, "claim", Some("9.3.2"), format!(
                     "After {label}, the last 50 moves by each player contain no capture and no pawn move: {side}, having the move, may claim a draw (9.3.2)"
                 )));
             }
-        } else if !fifty_hinted.0 {
-            let sans: Vec<String> = legal
-                .iter()
-                .filter(|m2| !m2.is_zeroing())
-                .filter(|m2| {
-                    let mut p2 = pos.clone();
-                    p2.play_unchecked(**m2);
-                    !p2.legal_moves().is_empty()
-                })
-                .take(3)
-                .map(|m2| San::from_move(&pos, *m2).to_string())
-                .collect();
+        } else if !self.fifty_hinted.0 {
+            let sans = self.fifty_completing_moves(legal);
             if !sans.is_empty() {
-                fifty_hinted.0 = true;
-                out.push(Finding::new(span.clone(), Severity::Information, "claim", Some("9.3.1"), format!(
+                self.fifty_hinted.0 = true;
+                self.out.push(Finding::new(span.clone(), Severity::Information, "claim", Some("9.3.1"), format!(
                     "After {label}, {side} may claim a draw by writing a move without a capture or a pawn move (such as {}) on the scoresheet and declaring the claim instead of playing it: that move would complete 50 moves by each player without either (9.3.1)",
                     sans.join(", ")
                 )));
@@ -540,56 +610,89 @@ pub fn analyse_game(text: &str, game: &GameText, budget: SolverBudget) -> Vec<Fi
         }
     }
 
-    // The end of the game: was the final position dead (5.2.2)? Ask the solver once.
-    let verdict = match ending {
-        Some(e) => Verdict::Over(e),
-        None => {
-            let last = history.len() - 1;
-            let written: Vec<&str> = written_results(game).into_iter().map(|(_, r)| r).collect();
-            let white = can_mate(&pos, mode, Color::White, budget);
-            let black = if white == Some(true) && !written.contains(&"0-1") {
-                None
-            } else {
-                can_mate(&pos, mode, Color::Black, budget)
-            };
-            if white == Some(false) && black == Some(false) {
-                // Dead positions stay dead, so the first dead one is found by bisection.
-                let (mut lo, mut hi) = (0usize, last);
-                while lo < hi {
-                    let mid = (lo + hi) / 2;
-                    if is_dead(&history[mid], mode, budget) {
-                        hi = mid
-                    } else {
-                        lo = mid + 1
-                    }
-                }
-                let last_label = (lo > 0)
-                    .then(|| label(&history[lo - 1], &text[game.moves[lo - 1].span.clone()]));
-                let ending = Ending {
-                    ply: lo,
-                    result: "1/2-1/2",
-                    article: "5.2.2",
-                    explanation: format!(
-                        "{} neither side can checkmate by any series of legal moves: the position is dead",
-                        at_phrase(last_label.as_deref())
-                    ),
-                };
-                if lo < last {
-                    let tok = &game.moves[lo];
-                    let l = label(&history[lo], &text[tok.span.clone()]);
-                    out.push(after_end(&tok.span, &l, &ending));
-                }
-                Verdict::Over(ending)
-            } else {
-                Verdict::Open {
-                    white_can_mate: white,
-                    black_can_mate: black,
-                }
+    /// Up to three moves (in SAN) that would complete fifty moves without a capture or a pawn
+    /// move and could be declared for a claim (9.3.1); a move that mates or stalemates ends the
+    /// game instead, so it is left out.
+    fn fifty_completing_moves(&self, legal: &MoveList) -> Vec<String> {
+        legal
+            .iter()
+            .filter(|m| !m.is_zeroing())
+            .filter(|m| {
+                let mut p = self.pos.clone();
+                p.play_unchecked(**m);
+                !p.legal_moves().is_empty()
+            })
+            .take(3)
+            .map(|m| San::from_move(&self.pos, *m).to_string())
+            .collect()
+    }
+
+    /// The state of the final position: the ending by rule the walk reached, or else the
+    /// solver's word on whether each side can still mate (asked once, here).
+    fn verdict(&mut self, budget: SolverBudget) -> Verdict {
+        match self.ending.take() {
+            Some(e) => Verdict::Over(e),
+            None => self.open_verdict(budget),
+        }
+    }
+
+    /// Asks the solver whether each side can still mate in the final position; when neither
+    /// can, the position is dead (5.2.2) and the game ended at the first dead position. Black
+    /// is not asked when White can mate and no written result says Black won: nothing would
+    /// depend on the answer.
+    fn open_verdict(&mut self, budget: SolverBudget) -> Verdict {
+        let written: Vec<&str> = written_results(self.game)
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect();
+        let white = can_mate(&self.pos, self.mode, Color::White, budget);
+        let black = if white == Some(true) && !written.contains(&"0-1") {
+            None
+        } else {
+            can_mate(&self.pos, self.mode, Color::Black, budget)
+        };
+        if white == Some(false) && black == Some(false) {
+            Verdict::Over(self.first_dead(budget))
+        } else {
+            Verdict::Open {
+                white_can_mate: white,
+                black_can_mate: black,
             }
         }
-    };
-    check_results(game, &verdict, &mut out);
-    out
+    }
+
+    /// The ending at the first dead position of a game whose final position is dead, found
+    /// by bisection (dead positions stay dead); a move played after it is reported.
+    fn first_dead(&mut self, budget: SolverBudget) -> Ending {
+        let (text, game, history) = (self.text, self.game, &self.history);
+        let last = history.len() - 1;
+        let (mut lo, mut hi) = (0usize, last);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if is_dead(&history[mid], self.mode, budget) {
+                hi = mid
+            } else {
+                lo = mid + 1
+            }
+        }
+        let last_label =
+            (lo > 0).then(|| label(&history[lo - 1], &text[game.moves[lo - 1].span.clone()]));
+        let ending = Ending {
+            ply: lo,
+            result: "1/2-1/2",
+            article: "5.2.2",
+            explanation: format!(
+                "{} neither side can checkmate by any series of legal moves: the position is dead",
+                at_phrase(last_label.as_deref())
+            ),
+        };
+        if lo < last {
+            let tok = &game.moves[lo];
+            let l = label(&history[lo], &text[tok.span.clone()]);
+            self.out.push(after_end(&tok.span, &l, &ending));
+        }
+        ending
+    }
 }
 
 fn after_end(span: &Span, label: &str, end: &Ending) -> Finding {
