@@ -4,14 +4,14 @@
 
 use serde::Serialize;
 use shakmaty::attacks;
-use shakmaty::{Bitboard, CastlingSide, Chess, Color, Position, Square};
+use shakmaty::{Bitboard, Board, CastlingSide, Chess, Color, Position, Square};
 
 use super::describe::{capitalised, color_name, piece_on, pieces_on, side_words};
 
 /// One reason castling is (or is not) possible, in words and as data.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct CastlingReason {
-    /// `right_lost`, `not_your_move`, `in_check`, `blocked`, `square_attacked`, `other`.
+    /// `right_lost`, `not_your_move`, `in_check`, `blocked`, `square_attacked`, `other`, `allowed`.
     pub code: &'static str,
     pub text: String,
     pub article: &'static str,
@@ -41,79 +41,147 @@ pub fn castling_status(
     side: CastlingSide,
     lost_by: Option<&str>,
 ) -> CastlingStatus {
-    let board = pos.board();
-    let right = pos.castles().has(color, side);
-    let mut reasons = Vec::new();
-    if !right {
-        let text = match lost_by {
-            Some(how) => format!(
-                "{} has lost the right to castle {} for good: {} (3.8.2.1)",
-                capitalised(color),
-                side_words(side),
-                how
-            ),
-            None => format!(
-                "{} has no right to castle {}: the position shows that the king or that rook \
-                 has already moved, and the right never comes back (3.8.2.1)",
-                capitalised(color),
-                side_words(side)
-            ),
-        };
-        reasons.push(CastlingReason {
-            code: "right_lost",
-            text,
-            article: "3.8.2.1",
-            squares: vec![],
-            pieces: vec![],
-        });
+    if !pos.castles().has(color, side) {
+        // A lost right is the whole story: the momentary prohibitions no longer matter.
         return CastlingStatus {
-            right,
+            right: false,
             legal: false,
-            reasons,
+            reasons: vec![right_lost(color, side, lost_by)],
         };
     }
-
-    let (Some(king), Some(rook)) = (board.king_of(color), pos.castles().rook(color, side)) else {
+    let Some(option) = CastlingOption::new(pos, color, side) else {
+        // A right without a king or a rook to use it cannot be explained any further.
         return CastlingStatus {
-            right,
+            right: true,
             legal: false,
-            reasons,
+            reasons: Vec::new(),
         };
     };
-    let king_to = side.king_to(color);
-    let rook_to = side.rook_to(color);
-    let them = color.other();
+    let legal = pos.turn() == color && !pos.castling_moves(side).is_empty();
+    // When castling is legal, the one reason given is that it is allowed; the prohibitions are
+    // only worked out when there is a refusal to explain.
+    let reasons = if legal {
+        vec![option.allowed()]
+    } else {
+        option.prohibitions()
+    };
+    CastlingStatus {
+        right: true,
+        legal,
+        reasons,
+    }
+}
 
-    if pos.turn() != color {
-        reasons.push(CastlingReason {
+/// The reason for a right that is gone for good (3.8.2.1), naming the move that lost it when
+/// the history knows it.
+fn right_lost(color: Color, side: CastlingSide, lost_by: Option<&str>) -> CastlingReason {
+    let text = match lost_by {
+        Some(how) => format!(
+            "{} has lost the right to castle {} for good: {} (3.8.2.1)",
+            capitalised(color),
+            side_words(side),
+            how
+        ),
+        None => format!(
+            "{} has no right to castle {}: the position shows that the king or that rook \
+             has already moved, and the right never comes back (3.8.2.1)",
+            capitalised(color),
+            side_words(side)
+        ),
+    };
+    CastlingReason {
+        code: "right_lost",
+        text,
+        article: "3.8.2.1",
+        squares: vec![],
+        pieces: vec![],
+    }
+}
+
+/// The squares as strings, for the `squares` and `pieces` lists of a reason.
+fn square_names(squares: Bitboard) -> Vec<String> {
+    squares.into_iter().map(|s| s.to_string()).collect()
+}
+
+/// One castling option whose right is intact: the king, the rook and where both go, looked up
+/// once so that each momentary prohibition (3.8.2.2) can be checked on its own.
+struct CastlingOption<'a> {
+    pos: &'a Chess,
+    board: &'a Board,
+    color: Color,
+    side: CastlingSide,
+    king: Square,
+    rook: Square,
+    king_to: Square,
+    rook_to: Square,
+}
+
+impl<'a> CastlingOption<'a> {
+    /// `None` when the side has the right but no king, or no rook recorded for that wing.
+    fn new(pos: &'a Chess, color: Color, side: CastlingSide) -> Option<CastlingOption<'a>> {
+        let board = pos.board();
+        let king = board.king_of(color)?;
+        let rook = pos.castles().rook(color, side)?;
+        Some(CastlingOption {
+            pos,
+            board,
+            color,
+            side,
+            king,
+            rook,
+            king_to: side.king_to(color),
+            rook_to: side.rook_to(color),
+        })
+    }
+
+    /// Every reason castling is not possible now, in the order a player would check them: whose
+    /// move it is, pieces in between, check, then each attacked square on the king's path. When
+    /// none applies, a catch-all reason, so that a refusal is never left unexplained.
+    fn prohibitions(&self) -> Vec<CastlingReason> {
+        let mut reasons: Vec<CastlingReason> =
+            [self.not_your_move(), self.blocked(), self.in_check()]
+                .into_iter()
+                .flatten()
+                .collect();
+        self.push_attacked_path(&mut reasons);
+        if reasons.is_empty() {
+            reasons.push(self.other());
+        }
+        reasons
+    }
+
+    /// The right is kept while the opponent is to move; it just cannot be used yet (1.2).
+    fn not_your_move(&self) -> Option<CastlingReason> {
+        let turn = self.pos.turn();
+        (turn != self.color).then(|| CastlingReason {
             code: "not_your_move",
             text: format!(
                 "{} keeps the right, but it is {}'s move now (1.2)",
-                capitalised(color),
-                color_name(pos.turn())
+                capitalised(self.color),
+                color_name(turn)
             ),
             article: "1.2",
             squares: vec![],
             pieces: vec![],
-        });
+        })
     }
 
-    // Pieces standing between: every square the king or the rook passes or lands on must be
-    // empty, apart from the king and that rook themselves.
-    let must_be_empty = (attacks::between(king, king_to)
-        | Bitboard::from(king_to)
-        | attacks::between(rook, rook_to)
-        | Bitboard::from(rook_to))
-    .without(king)
-    .without(rook);
-    let blockers = must_be_empty & board.occupied();
-    if blockers.any() {
-        reasons.push(CastlingReason {
+    /// Pieces standing between: every square the king or the rook passes or lands on must be
+    /// empty, apart from the king and that rook themselves.
+    fn blocked(&self) -> Option<CastlingReason> {
+        let must_be_empty = (attacks::between(self.king, self.king_to)
+            | Bitboard::from(self.king_to)
+            | attacks::between(self.rook, self.rook_to)
+            | Bitboard::from(self.rook_to))
+        .without(self.king)
+        .without(self.rook);
+        let blockers = must_be_empty & self.board.occupied();
+        blockers.any().then(|| CastlingReason {
             code: "blocked",
             text: format!(
                 "{} {} between the king and the rook; castling waits until the way is clear \
                  (3.8.2.2).",
-                capitalise_first(&pieces_on(board, blockers)),
+                capitalise_first(&pieces_on(self.board, blockers)),
                 if blockers.count() == 1 {
                     "stands"
                 } else {
@@ -121,107 +189,120 @@ pub fn castling_status(
                 }
             ),
             article: "3.8.2.2",
-            squares: blockers.into_iter().map(|s| s.to_string()).collect(),
-            pieces: blockers.into_iter().map(|s| s.to_string()).collect(),
-        });
+            squares: square_names(blockers),
+            pieces: square_names(blockers),
+        })
     }
 
-    // The king may not castle out of, through or into check. Only the king's squares count.
-    let occupied_without_king = board.occupied().without(king);
-    let checkers = board.attacks_to(king, them, board.occupied());
-    if checkers.any() {
-        reasons.push(CastlingReason {
+    /// The king may not castle out of check; the right itself survives the check (3.8.2.2).
+    fn in_check(&self) -> Option<CastlingReason> {
+        let checkers = self
+            .board
+            .attacks_to(self.king, self.color.other(), self.board.occupied());
+        checkers.any().then(|| CastlingReason {
             code: "in_check",
             text: format!(
                 "the {} king is in check from {}: you cannot castle out of check (3.8.2.2). The \
                  right is not lost; it returns once the check is gone.",
-                color_name(color),
-                pieces_on(board, checkers)
+                color_name(self.color),
+                pieces_on(self.board, checkers)
             ),
             article: "3.8.2.2",
-            squares: vec![king.to_string()],
-            pieces: checkers.into_iter().map(|s| s.to_string()).collect(),
-        });
+            squares: vec![self.king.to_string()],
+            pieces: square_names(checkers),
+        })
     }
-    let path: Vec<Square> = (attacks::between(king, king_to) | Bitboard::from(king_to))
-        .without(king)
-        .into_iter()
-        .collect();
-    for sq in path {
-        // In Chess960 the castling rook may stand on the king's path; it moves away.
-        let occupied = occupied_without_king.without(rook);
-        let attackers = board.attacks_to(sq, them, occupied);
-        if attackers.any() {
-            let role = if sq == king_to {
-                "lands on"
-            } else {
-                "must cross"
-            };
-            reasons.push(CastlingReason {
-                code: "square_attacked",
-                text: format!(
-                    "{} {} {}, the square the king {} (3.8.2.2). The right to castle is intact; \
-                     it can be used once {} is safe.",
-                    capitalise_first(&pieces_on(board, attackers)),
-                    if attackers.count() == 1 {
-                        "attacks"
-                    } else {
-                        "attack"
-                    },
-                    sq,
-                    role,
-                    sq
-                ),
-                article: "3.8.2.2",
-                squares: vec![sq.to_string()],
-                pieces: attackers.into_iter().map(|s| s.to_string()).collect(),
-            });
+
+    /// The king may not castle through or into check: one reason for each attacked square it
+    /// would cross or land on. Only the king's squares count; an attacked rook does not.
+    fn push_attacked_path(&self, reasons: &mut Vec<CastlingReason>) {
+        let path = (attacks::between(self.king, self.king_to) | Bitboard::from(self.king_to))
+            .without(self.king);
+        // The king leaves its square, and in Chess960 the castling rook may stand on the
+        // king's path; both move away, so neither shields a square.
+        let occupied = self.board.occupied().without(self.king).without(self.rook);
+        for sq in path {
+            let attackers = self.board.attacks_to(sq, self.color.other(), occupied);
+            if attackers.any() {
+                reasons.push(self.square_attacked(sq, attackers));
+            }
         }
     }
 
-    let legal = pos.turn() == color && !pos.castling_moves(side).is_empty();
-    if !legal && reasons.is_empty() {
-        reasons.push(CastlingReason {
+    /// The reason for one attacked square on the king's path.
+    fn square_attacked(&self, sq: Square, attackers: Bitboard) -> CastlingReason {
+        let role = if sq == self.king_to {
+            "lands on"
+        } else {
+            "must cross"
+        };
+        CastlingReason {
+            code: "square_attacked",
+            text: format!(
+                "{} {} {}, the square the king {} (3.8.2.2). The right to castle is intact; \
+                 it can be used once {} is safe.",
+                capitalise_first(&pieces_on(self.board, attackers)),
+                if attackers.count() == 1 {
+                    "attacks"
+                } else {
+                    "attack"
+                },
+                sq,
+                role,
+                sq
+            ),
+            article: "3.8.2.2",
+            squares: vec![sq.to_string()],
+            pieces: square_names(attackers),
+        }
+    }
+
+    /// When shakmaty refuses castling for a reason none of the checks above names.
+    fn other(&self) -> CastlingReason {
+        CastlingReason {
             code: "other",
-            text: format!("castling is not possible here ({})", piece_on(board, king)),
+            text: format!(
+                "castling is not possible here ({})",
+                piece_on(self.board, self.king)
+            ),
             article: "3.8.2",
             squares: vec![],
             pieces: vec![],
-        });
+        }
     }
-    if legal {
-        reasons.clear();
-        let rook_attacked = board.attacks_to(rook, them, board.occupied());
+
+    /// Castling is legal now. An attacked rook is mentioned, because players often believe it
+    /// forbids castling; it does not (3.8.2.2).
+    fn allowed(&self) -> CastlingReason {
+        let rook_attacked =
+            self.board
+                .attacks_to(self.rook, self.color.other(), self.board.occupied());
         let note = if rook_attacked.any() {
             format!(
                 "; the rook on {} is attacked by {}, which does not matter (3.8.2.2)",
-                rook,
-                pieces_on(board, rook_attacked)
+                self.rook,
+                pieces_on(self.board, rook_attacked)
             )
         } else {
             String::new()
         };
-        reasons.push(CastlingReason {
+        CastlingReason {
             code: "allowed",
             text: format!(
                 "{} may castle {} now: the right is intact, nothing stands between king and rook, \
                  and the king is not in check and crosses or lands on no attacked square{}",
-                capitalised(color),
-                side_words(side),
+                capitalised(self.color),
+                side_words(self.side),
                 note
             ),
             article: "3.8.2",
             squares: vec![],
             pieces: vec![],
-        });
-    }
-    CastlingStatus {
-        right,
-        legal,
-        reasons,
+        }
     }
 }
 
+/// `s` with its first letter in upper case, for reasons that open a sentence with a piece.
 pub fn capitalise_first(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {

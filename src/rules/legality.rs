@@ -234,6 +234,8 @@ fn explain_candidates(
     })
 }
 
+/// Tries the move from one candidate square: `Ok` when it is legal as written, otherwise how
+/// far it got towards legality and why it stopped there.
 fn try_candidate(
     pos: &Chess,
     role: Role,
@@ -241,212 +243,371 @@ fn try_candidate(
     to: Square,
     promotion: Option<Role>,
     written_capture: Option<bool>,
-) -> Result<(), (Stage, MoveRejection)> {
-    let board = pos.board();
-    let us = pos.turn();
-    let occupied = board.occupied();
-    let target = board.piece_at(to);
-    let piece = piece_on(board, from);
-    let art = movement_article(role);
-    let mut en_passant = false;
+) -> Result<(), Refusal> {
+    Candidate {
+        pos,
+        role,
+        from,
+        to,
+        promotion,
+        written_capture,
+    }
+    .try_move()
+}
 
-    if role == Role::Pawn {
-        let dir: i32 = if us == Color::White { 8 } else { -8 };
-        let one = from.offset(dir);
-        let two = from.offset(2 * dir);
-        let start_rank = us.relative_rank(shakmaty::Rank::Second);
-        if Some(to) == one {
-            if target.is_some() {
-                return Err((
-                    Stage::Blocked,
-                    MoveRejection::new(
-                        "blocked",
-                        format!(
-                            "moves {piece} straight onto {}: pawns move forward only onto an empty square and capture diagonally (3.7.1)",
-                            piece_on(board, to)
-                        ),
-                        &["3.7.1"],
-                    ),
-                ));
-            }
-        } else if Some(to) == two {
-            if from.rank() != start_rank {
-                return Err((
-                    Stage::WrongWay,
-                    MoveRejection::new(
-                        "wrong_way",
-                        format!(
-                            "advances {piece} two squares, which a pawn may do only from its starting square (3.7.2)"
-                        ),
-                        &["3.7.2"],
-                    ),
-                ));
-            }
-            let between = Bitboard::from(one.expect("a pawn on its start rank has a square ahead"));
-            if (between | Bitboard::from(to)).intersects(occupied) {
-                let block = (between | Bitboard::from(to)) & occupied;
-                return Err((
-                    Stage::Blocked,
-                    MoveRejection::new(
-                        "blocked",
-                        format!(
-                            "advances {piece} two squares, but {} is in the way: both squares must be empty (3.7.2)",
-                            pieces_on(board, block)
-                        ),
-                        &["3.7.2"],
-                    ),
-                ));
-            }
-        } else if attacks::pawn_attacks(us, from).contains(to) {
-            if target.is_none() {
-                if pos.maybe_ep_square() == Some(to)
-                    || pos.ep_square(EnPassantMode::PseudoLegal) == Some(to)
-                {
-                    en_passant = true;
-                } else {
-                    let behind = to.offset(-dir);
-                    let adjacent_pawn =
-                        behind.filter(|b| board.piece_at(*b) == Some(us.other().pawn()));
-                    let reason = match adjacent_pawn {
-                        Some(b) => format!(
-                            "captures en passant on {to}, but the pawn on {b} did not just advance two squares: that capture is allowed only on the very next move after the two-square advance (3.7.3.1, 3.7.3.2)"
-                        ),
-                        None => format!(
-                            "moves {piece} diagonally to {to}, where there is nothing to capture: a pawn moves diagonally only to capture (3.7.3)"
-                        ),
-                    };
-                    let arts: &[&str] = if adjacent_pawn.is_some() {
-                        &["3.7.3.2", "3.7.3.1"]
-                    } else {
-                        &["3.7.3"]
-                    };
-                    return Err((
-                        Stage::Special,
-                        MoveRejection::new("en_passant", reason, arts),
-                    ));
-                }
-            }
+/// A candidate's refusal: the stage it reached, which ranks it against the other candidates,
+/// and the explanation.
+type Refusal = (Stage, MoveRejection);
+
+/// A refusal at `stage`, in the shape every candidate stage returns.
+fn refusal(stage: Stage, kind: &'static str, reason: String, articles: &[&str]) -> Refusal {
+    (stage, MoveRejection::new(kind, reason, articles))
+}
+
+/// Which of a pawn's moves the destination square asks for (3.7).
+#[derive(Debug, Clone, Copy)]
+enum PawnStep {
+    /// One square straight ahead (3.7.1).
+    Single,
+    /// Two squares straight ahead from the starting rank, over `skipped` (3.7.2).
+    Double { skipped: Square },
+    /// One square diagonally forward: a capture, perhaps en passant (3.7.3).
+    Diagonal,
+    /// Any other square, which a pawn can never reach.
+    Elsewhere,
+}
+
+/// One square the move could start from, with everything the notation said about the move.
+/// Its methods are the stages of legality, checked in order; the first that fails explains
+/// the refusal.
+struct Candidate<'a> {
+    pos: &'a Chess,
+    role: Role,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+    /// Whether the move was written as a capture; `None` for UCI, which does not say.
+    written_capture: Option<bool>,
+}
+
+impl Candidate<'_> {
+    /// Checks the way the piece moves and what stands in its way, then king safety, which is
+    /// only worth asking about once the move is pseudo-legal.
+    fn try_move(&self) -> Result<(), Refusal> {
+        let en_passant = if self.role == Role::Pawn {
+            self.pawn_path()?
         } else {
-            return Err((
-                Stage::WrongWay,
-                MoveRejection::new(
+            self.piece_path()?;
+            false
+        };
+        self.king_safety(en_passant)
+    }
+
+    /// The moving piece in words ("the white knight on g1"), built only for a refusal.
+    fn piece(&self) -> String {
+        piece_on(self.pos.board(), self.from)
+    }
+
+    /// The square offset of one step forward for the side to move's pawns.
+    fn forward(&self) -> i32 {
+        if self.pos.turn() == Color::White {
+            8
+        } else {
+            -8
+        }
+    }
+
+    /// Classifies the pawn move by its destination, so that each kind is judged by its own
+    /// rule.
+    fn pawn_step(&self) -> PawnStep {
+        let forward = self.forward();
+        let one = self.from.offset(forward);
+        if Some(self.to) == one {
+            PawnStep::Single
+        } else if Some(self.to) == self.from.offset(2 * forward) {
+            PawnStep::Double {
+                skipped: one.expect("a square two ahead has a square one ahead"),
+            }
+        } else if attacks::pawn_attacks(self.pos.turn(), self.from).contains(self.to) {
+            PawnStep::Diagonal
+        } else {
+            PawnStep::Elsewhere
+        }
+    }
+
+    /// A pawn move up to king safety: the step itself, then the promotion it needs or may not
+    /// have. `Ok(true)` when the move is an en passant capture, which the final check must
+    /// play as one.
+    fn pawn_path(&self) -> Result<bool, Refusal> {
+        let en_passant = match self.pawn_step() {
+            PawnStep::Single => {
+                self.single_step()?;
+                false
+            }
+            PawnStep::Double { skipped } => {
+                self.double_step(skipped)?;
+                false
+            }
+            PawnStep::Diagonal => self.diagonal_step()?,
+            PawnStep::Elsewhere => {
+                let (piece, to) = (self.piece(), self.to);
+                return Err(refusal(
+                    Stage::WrongWay,
                     "wrong_way",
                     format!(
                         "asks {piece} to go to {to}, which a pawn cannot reach: it moves straight ahead and captures one square diagonally forward (3.7)"
                     ),
                     &["3.7"],
-                ),
-            ));
+                ));
+            }
+        };
+        self.promotion_fits_rank()?;
+        Ok(en_passant)
+    }
+
+    /// A pawn moves straight ahead only onto an empty square (3.7.1).
+    fn single_step(&self) -> Result<(), Refusal> {
+        let board = self.pos.board();
+        if board.piece_at(self.to).is_none() {
+            return Ok(());
         }
-        let last_rank = to.rank() == us.other().backrank();
-        match (last_rank, promotion) {
-            (true, None) => return Err((Stage::Special, MoveRejection::new("promotion", format!("reaches {to} on the last rank without saying what the pawn becomes: it must be exchanged for a queen, rook, bishop or knight as part of the move (3.7.3.3), e.g. {}=Q", to), &["3.7.3.3"]))),
-            (true, Some(Role::King | Role::Pawn)) => return Err((Stage::Special, MoveRejection::new("promotion", "promotes to a king or a pawn, which is never allowed: choose a queen, rook, bishop or knight (3.7.3.3)".into(), &["3.7.3.3"]))),
-            (false, Some(_)) => return Err((Stage::Special, MoveRejection::new("promotion", format!("promotes on {to}, but only a pawn reaching the last rank is promoted (3.7.3.3)"), &["3.7.3.3"]))),
-            _ => {}
-        }
-    } else {
-        if promotion.is_some() {
-            return Err((
+        let piece = self.piece();
+        Err(refusal(
+            Stage::Blocked,
+            "blocked",
+            format!(
+                "moves {piece} straight onto {}: pawns move forward only onto an empty square and capture diagonally (3.7.1)",
+                piece_on(board, self.to)
+            ),
+            &["3.7.1"],
+        ))
+    }
+
+    /// Two squares ahead only from the starting rank, and only over two empty squares (3.7.2).
+    fn double_step(&self, skipped: Square) -> Result<(), Refusal> {
+        let start_rank = self.pos.turn().relative_rank(shakmaty::Rank::Second);
+        if self.from.rank() != start_rank {
+            let piece = self.piece();
+            return Err(refusal(
                 Stage::WrongWay,
-                MoveRejection::new(
-                    "promotion",
-                    "asks a piece other than a pawn to promote (3.7.3.3)".into(),
-                    &["3.7.3.3"],
+                "wrong_way",
+                format!(
+                    "advances {piece} two squares, which a pawn may do only from its starting square (3.7.2)"
                 ),
+                &["3.7.2"],
             ));
         }
-        let reach = attacks::attacks(from, role.of(us), Bitboard::EMPTY);
-        if !reach.contains(to) {
-            let extra = if role == Role::King && from.distance(to) == 2 && from.rank() == to.rank()
-            {
-                " (castling is written O-O or O-O-O)".to_string()
-            } else {
-                String::new()
-            };
-            return Err((
-                Stage::WrongWay,
-                MoveRejection::new(
-                    "wrong_way",
-                    format!(
-                        "asks {piece} to go to {to}, and a {} does not move that way ({art}){extra}",
-                        role_name(role)
-                    ),
-                    &[art],
-                ),
-            ));
+        let board = self.pos.board();
+        let block = (Bitboard::from(skipped) | Bitboard::from(self.to)) & board.occupied();
+        if block.is_empty() {
+            return Ok(());
         }
-        let blockers = attacks::between(from, to) & occupied;
-        if blockers.any() && role != Role::Knight {
-            return Err((
-                Stage::Blocked,
-                MoveRejection::new(
-                    "blocked",
-                    format!(
-                        "moves {piece} to {to}, but {} is in the way: bishops, rooks and queens cannot jump over pieces (3.5)",
-                        pieces_on(board, blockers)
-                    ),
-                    &["3.5", art],
+        let piece = self.piece();
+        Err(refusal(
+            Stage::Blocked,
+            "blocked",
+            format!(
+                "advances {piece} two squares, but {} is in the way: both squares must be empty (3.7.2)",
+                pieces_on(board, block)
+            ),
+            &["3.7.2"],
+        ))
+    }
+
+    /// A diagonal pawn step must capture: a piece on the square, or en passant past it.
+    /// `Ok(true)` for an en passant capture. (An own piece there was refused before any
+    /// candidate was tried.)
+    fn diagonal_step(&self) -> Result<bool, Refusal> {
+        let pos = self.pos;
+        if pos.board().piece_at(self.to).is_some() {
+            return Ok(false);
+        }
+        if pos.maybe_ep_square() == Some(self.to)
+            || pos.ep_square(EnPassantMode::PseudoLegal) == Some(self.to)
+        {
+            return Ok(true);
+        }
+        Err(self.nothing_to_capture())
+    }
+
+    /// A diagonal step onto an empty square that is no en passant square: a late en passant
+    /// when an enemy pawn stands behind it (3.7.3.1, 3.7.3.2), otherwise simply no capture.
+    fn nothing_to_capture(&self) -> Refusal {
+        let board = self.pos.board();
+        let to = self.to;
+        let their_pawn = self.pos.turn().other().pawn();
+        let behind = to.offset(-self.forward());
+        match behind.filter(|b| board.piece_at(*b) == Some(their_pawn)) {
+            Some(b) => refusal(
+                Stage::Special,
+                "en_passant",
+                format!(
+                    "captures en passant on {to}, but the pawn on {b} did not just advance two squares: that capture is allowed only on the very next move after the two-square advance (3.7.3.1, 3.7.3.2)"
                 ),
-            ));
+                &["3.7.3.2", "3.7.3.1"],
+            ),
+            None => {
+                let piece = self.piece();
+                refusal(
+                    Stage::Special,
+                    "en_passant",
+                    format!(
+                        "moves {piece} diagonally to {to}, where there is nothing to capture: a pawn moves diagonally only to capture (3.7.3)"
+                    ),
+                    &["3.7.3"],
+                )
+            }
         }
     }
 
-    // The move is pseudo-legal: it can only fail on king safety (or written capture mismatch).
-    let m = if en_passant {
-        Move::EnPassant { from, to }
-    } else {
-        Move::Normal {
-            role,
-            from,
-            capture: target.map(|p| p.role),
-            to,
-            promotion,
-        }
-    };
-    if pos.is_legal(m) {
-        if written_capture == Some(true) && target.is_none() && !en_passant {
-            return Err((
-                Stage::KingSafety,
-                MoveRejection::new(
-                    "not_a_capture",
-                    format!("is written as a capture, but {to} is empty"),
-                    &["C.9"],
-                ),
+    /// A pawn reaching the last rank must promote, to a queen, rook, bishop or knight, and
+    /// no other pawn move promotes (3.7.3.3).
+    fn promotion_fits_rank(&self) -> Result<(), Refusal> {
+        let to = self.to;
+        let last_rank = to.rank() == self.pos.turn().other().backrank();
+        let reason = match (last_rank, self.promotion) {
+            (true, None) => format!(
+                "reaches {to} on the last rank without saying what the pawn becomes: it must be exchanged for a queen, rook, bishop or knight as part of the move (3.7.3.3), e.g. {to}=Q"
+            ),
+            (true, Some(Role::King | Role::Pawn)) => "promotes to a king or a pawn, which is never allowed: choose a queen, rook, bishop or knight (3.7.3.3)".into(),
+            (false, Some(_)) => format!(
+                "promotes on {to}, but only a pawn reaching the last rank is promoted (3.7.3.3)"
+            ),
+            _ => return Ok(()),
+        };
+        Err(refusal(Stage::Special, "promotion", reason, &["3.7.3.3"]))
+    }
+
+    /// A piece move up to king safety: only pawns promote, the piece must move along its own
+    /// lines (3.2–3.6), and nothing may stand in between (3.5).
+    fn piece_path(&self) -> Result<(), Refusal> {
+        if self.promotion.is_some() {
+            return Err(refusal(
+                Stage::WrongWay,
+                "promotion",
+                "asks a piece other than a pawn to promote (3.7.3.3)".into(),
+                &["3.7.3.3"],
             ));
         }
-        return Ok(());
+        self.piece_reaches()?;
+        self.piece_path_clear()
     }
-    let mut after = pos.clone();
-    after.play_unchecked(m);
-    let king = if role == Role::King {
-        to
-    } else {
-        board.king_of(us).unwrap_or(from)
-    };
-    let attackers = after
-        .board()
-        .attacks_to(king, us.other(), after.board().occupied());
-    let checkers = pos.checkers();
-    let reason = if role == Role::King {
-        format!(
-            "puts the king on {to}, where {} would attack it: a king may never move into check (3.9.2)",
-            pieces_on(board, attackers)
+
+    /// The destination must be on the piece's lines on an empty board. A king trying two
+    /// squares sideways gets a hint, since that is castling written the wrong way.
+    fn piece_reaches(&self) -> Result<(), Refusal> {
+        let (role, from, to) = (self.role, self.from, self.to);
+        let reach = attacks::attacks(from, role.of(self.pos.turn()), Bitboard::EMPTY);
+        if reach.contains(to) {
+            return Ok(());
+        }
+        let art = movement_article(role);
+        let extra = if role == Role::King && from.distance(to) == 2 && from.rank() == to.rank() {
+            " (castling is written O-O or O-O-O)"
+        } else {
+            ""
+        };
+        let piece = self.piece();
+        Err(refusal(
+            Stage::WrongWay,
+            "wrong_way",
+            format!(
+                "asks {piece} to go to {to}, and a {} does not move that way ({art}){extra}",
+                role_name(role)
+            ),
+            &[art],
+        ))
+    }
+
+    /// Bishops, rooks and queens cannot jump over pieces (3.5); the knight can.
+    fn piece_path_clear(&self) -> Result<(), Refusal> {
+        let board = self.pos.board();
+        let blockers = attacks::between(self.from, self.to) & board.occupied();
+        if blockers.is_empty() || self.role == Role::Knight {
+            return Ok(());
+        }
+        let (piece, to) = (self.piece(), self.to);
+        Err(refusal(
+            Stage::Blocked,
+            "blocked",
+            format!(
+                "moves {piece} to {to}, but {} is in the way: bishops, rooks and queens cannot jump over pieces (3.5)",
+                pieces_on(board, blockers)
+            ),
+            &["3.5", movement_article(self.role)],
+        ))
+    }
+
+    /// The move is pseudo-legal: it can only fail on king safety (3.9.2), or, when legal, on
+    /// a capture sign written over an empty square.
+    fn king_safety(&self, en_passant: bool) -> Result<(), Refusal> {
+        let (from, to) = (self.from, self.to);
+        let target = self.pos.board().piece_at(to);
+        let m = if en_passant {
+            Move::EnPassant { from, to }
+        } else {
+            Move::Normal {
+                role: self.role,
+                from,
+                capture: target.map(|p| p.role),
+                to,
+                promotion: self.promotion,
+            }
+        };
+        if !self.pos.is_legal(m) {
+            return Err(self.exposed_king(m));
+        }
+        if self.written_capture == Some(true) && target.is_none() && !en_passant {
+            return Err(refusal(
+                Stage::KingSafety,
+                "not_a_capture",
+                format!("is written as a capture, but {to} is empty"),
+                &["C.9"],
+            ));
+        }
+        Ok(())
+    }
+
+    /// Why the pseudo-legal move `m` leaves the own king attacked: the king walks into check,
+    /// the move does not parry a check, or the piece is pinned.
+    fn exposed_king(&self, m: Move) -> Refusal {
+        let board = self.pos.board();
+        let us = self.pos.turn();
+        let to = self.to;
+        let mut after = self.pos.clone();
+        after.play_unchecked(m);
+        let king = if self.role == Role::King {
+            to
+        } else {
+            board.king_of(us).unwrap_or(self.from)
+        };
+        let attackers = after
+            .board()
+            .attacks_to(king, us.other(), after.board().occupied());
+        let checkers = self.pos.checkers();
+        let reason = if self.role == Role::King {
+            format!(
+                "puts the king on {to}, where {} would attack it: a king may never move into check (3.9.2)",
+                pieces_on(board, attackers)
+            )
+        } else if checkers.any() && (attackers & checkers).any() {
+            format!(
+                "leaves the king in check from {}: when in check you must parry it (3.9.2)",
+                pieces_on(board, checkers)
+            )
+        } else {
+            format!(
+                "would expose the {} king on {king} to {}: {} is pinned (3.9.2, 3.1.3)",
+                color_name(us),
+                pieces_on(board, attackers),
+                self.piece()
+            )
+        };
+        refusal(
+            Stage::KingSafety,
+            "king_safety",
+            reason,
+            &["3.9.2", "1.4.1"],
         )
-    } else if checkers.any() && (attackers & checkers).any() {
-        format!(
-            "leaves the king in check from {}: when in check you must parry it (3.9.2)",
-            pieces_on(board, checkers)
-        )
-    } else {
-        format!(
-            "would expose the {} king on {king} to {}: {piece} is pinned (3.9.2, 3.1.3)",
-            color_name(us),
-            pieces_on(board, attackers)
-        )
-    };
-    Err((
-        Stage::KingSafety,
-        MoveRejection::new("king_safety", reason, &["3.9.2", "1.4.1"]),
-    ))
+    }
 }

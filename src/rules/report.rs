@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::{Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position};
 
 use super::castling::{CastlingStatus, castling_status};
 use super::describe::{capitalised, color_name, pieces_on};
@@ -59,6 +59,16 @@ pub struct Report {
 pub struct ByColorJson<T> {
     pub white: T,
     pub black: T,
+}
+
+impl<T> ByColorJson<T> {
+    /// The same question asked of each side's value, e.g. the result out of each side's ruling.
+    fn map<U>(&self, f: impl Fn(&T) -> U) -> ByColorJson<U> {
+        ByColorJson {
+            white: f(&self.white),
+            black: f(&self.black),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -172,11 +182,13 @@ fn result_for_winner(winner: Color) -> String {
 }
 
 /// Builds the report for the game's current position.
+///
+/// The legal moves are written out once, in UCI and SAN, and shared by the repetition and
+/// fifty-move checks; the solver's two verdicts are shared by the dead position, the outcome,
+/// and the flag and resignation rulings.
 pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report {
     let pos = game.current();
     let mode = game.mode;
-    let turn = pos.turn();
-    let board = pos.board();
     let legal = pos.legal_moves();
     let legal_moves: Vec<String> = legal.iter().map(|m| uci(*m, mode)).collect();
     let legal_moves_san: Vec<String> = legal
@@ -187,62 +199,8 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
     let in_check = checkers.any();
     let checkmate = in_check && legal.is_empty();
     let stalemate = !in_check && legal.is_empty();
-
-    let check = CheckInfo {
-        checkers: checkers.into_iter().map(|s| s.to_string()).collect(),
-        reason: if checkmate {
-            format!(
-                "{} is checkmated by {}: in check with no legal move (5.1.1)",
-                capitalised(turn),
-                pieces_on(board, checkers)
-            )
-        } else if in_check {
-            format!(
-                "{} is in check from {} and must parry it (3.9.1, 3.9.2)",
-                capitalised(turn),
-                pieces_on(board, checkers)
-            )
-        } else if stalemate {
-            format!(
-                "{} is not in check but has no legal move: stalemate (5.2.1)",
-                capitalised(turn)
-            )
-        } else {
-            format!("{} is not in check", capitalised(turn))
-        },
-        article: if checkmate {
-            "5.1.1"
-        } else if stalemate {
-            "5.2.1"
-        } else {
-            "3.9.1"
-        },
-    };
-
-    let wings = |color: Color| Wings {
-        kingside: castling_status(
-            pos,
-            color,
-            CastlingSide::KingSide,
-            game.right_lost_by(color, CastlingSide::KingSide),
-        ),
-        queenside: castling_status(
-            pos,
-            color,
-            CastlingSide::QueenSide,
-            game.right_lost_by(color, CastlingSide::QueenSide),
-        ),
-    };
-    let castling = ByColorJson {
-        white: wings(Color::White),
-        black: wings(Color::Black),
-    };
-
     let ep_moves: Vec<Move> = pos.en_passant_moves().into_iter().collect();
-    let en_passant: Vec<String> = ep_moves.iter().map(|m| uci(*m, mode)).collect();
-    let en_passant_info = en_passant_info(pos, &ep_moves);
 
-    let promotions = promotions(&legal);
     let notations = MoveNotations {
         uci: &legal_moves,
         san: &legal_moves_san,
@@ -253,13 +211,7 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
     // The solver: can each side still mate? With each side's helpmate line in SAN, which the
     // dead-position proof and the flag reasons share.
     let [white, black] = solver_verdicts(pos, mode, opts, checkmate);
-    let (white_w, white_line) = (white.winnability, white.helpmate_san);
-    let (black_w, black_line) = (black.winnability, black.helpmate_san);
-    let dead_position = match (white_w.decided(), black_w.decided()) {
-        (Some(false), Some(false)) => Some(true),
-        (Some(true), _) | (_, Some(true)) => Some(false),
-        _ => None,
-    };
+    let dead_position = dead_position_verdict(&white.winnability, &black.winnability);
     let outcome = outcome(
         pos,
         checkmate,
@@ -268,114 +220,210 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
         &fifty_moves,
         dead_position,
     );
-    let over = outcome.clone();
-    let flag_for = |flagged: Color, opponent: &Winnability, line_san: &[String]| -> Ruling {
-        let opp = flagged.other();
-        if let Some(o) = &over {
-            // Once the game is over a flag decides nothing: the result stands. The contract
-            // never lets the flagged side win, so when the flagged side has already won
-            // (it gave mate) the value is null and `outcome` carries the result.
-            let flagged_won = o.result == result_for_winner(flagged);
-            return Ruling {
-                result: (!flagged_won).then(|| o.result.clone()),
-                reason: format!(
-                    "the game is already over ({}: {}), so a flag falling now changes nothing (6.9)",
-                    o.reason, o.result
-                ),
-                articles: vec!["6.9", o.article],
-            };
-        }
-        match opponent {
-            Winnability::Winnable { .. } => Ruling {
-                result: Some(result_for_winner(opp)),
-                reason: format!(
-                    "if {}'s flag falls, {} wins: {} could still checkmate by a series of legal moves{} (6.9)",
-                    color_name(flagged),
-                    color_name(opp),
-                    color_name(opp),
-                    if line_san.is_empty() {
-                        String::new()
-                    } else {
-                        format!(", for example {}", short_line(line_san))
-                    }
-                ),
-                articles: vec!["6.9"],
-            },
-            Winnability::Unwinnable => Ruling {
-                result: Some("1/2-1/2".into()),
-                reason: format!(
-                    "if {}'s flag falls, the game is drawn: {} cannot checkmate by any series of legal moves (6.9)",
-                    color_name(flagged),
-                    color_name(opp)
-                ),
-                articles: vec!["6.9"],
-            },
-            Winnability::Undetermined { why } => Ruling {
-                result: None,
-                reason: format!("undetermined: {why} (6.9)"),
-                articles: vec!["6.9"],
-            },
-        }
-    };
     let flag_info = ByColorJson {
-        white: flag_for(Color::White, &black_w, &black_line),
-        black: flag_for(Color::Black, &white_w, &white_line),
-    };
-    let flag = ByColorJson {
-        white: flag_info.white.result.clone(),
-        black: flag_info.black.result.clone(),
-    };
-    let dead_position_info = dead_position_info(
-        dead_position,
-        [white_w.decided(), black_w.decided()],
-        [white_line, black_line],
-    );
-    let resign_for = |resigner: Color, opponent: &Winnability| -> Ruling {
-        let opp = resigner.other();
-        if let Some(o) = &over {
-            return Ruling {
-                result: Some(o.result.clone()),
-                reason: format!(
-                    "the game is already over ({}: {}); resigning now changes nothing (5.1.2)",
-                    o.reason, o.result
-                ),
-                articles: vec!["5.1.2", o.article],
-            };
-        }
-        match opponent {
-            Winnability::Winnable { .. } => Ruling {
-                result: Some(result_for_winner(opp)),
-                reason: format!(
-                    "if {} resigns, {} wins (5.1.2)",
-                    color_name(resigner),
-                    color_name(opp)
-                ),
-                articles: vec!["5.1.2"],
-            },
-            Winnability::Unwinnable => Ruling {
-                result: Some("1/2-1/2".into()),
-                reason: format!(
-                    "if {} resigns, the game is still drawn: {} cannot checkmate by any series of legal moves (5.1.2, new in 2023)",
-                    color_name(resigner),
-                    color_name(opp)
-                ),
-                articles: vec!["5.1.2"],
-            },
-            Winnability::Undetermined { why } => Ruling {
-                result: None,
-                reason: format!("undetermined: {why} (5.1.2)"),
-                articles: vec!["5.1.2"],
-            },
-        }
+        white: flag_ruling(Color::White, &black, outcome.as_ref()),
+        black: flag_ruling(Color::Black, &white, outcome.as_ref()),
     };
     let resignation = ByColorJson {
-        white: resign_for(Color::White, &black_w),
-        black: resign_for(Color::Black, &white_w),
+        white: resignation_ruling(Color::White, &black.winnability, outcome.as_ref()),
+        black: resignation_ruling(Color::Black, &white.winnability, outcome.as_ref()),
     };
 
-    let move_check = move_text.map(|text| check_move(game, pos, text));
-    let history = game
-        .plies
+    Report {
+        fen: Fen::from_position(pos, EnPassantMode::Legal).to_string(),
+        turn: color_name(pos.turn()),
+        fullmove: pos.fullmoves().get(),
+        in_check,
+        checkmate,
+        stalemate,
+        legal_moves,
+        legal_moves_san,
+        check: check_info(pos, checkers, checkmate, stalemate),
+        castling: castling_report(game, pos),
+        en_passant: ep_moves.iter().map(|m| uci(*m, mode)).collect(),
+        en_passant_info: en_passant_info(pos, &ep_moves),
+        promotions: promotions(&legal),
+        repetition,
+        fifty_moves,
+        dead_position,
+        dead_position_info: dead_position_info(dead_position, [white, black]),
+        flag: flag_info.map(|ruling| ruling.result.clone()),
+        flag_info,
+        resignation,
+        outcome,
+        history: history(game),
+        move_check: move_text.map(|text| check_move(game, pos, text)),
+        warnings: game.warnings.clone(),
+    }
+}
+
+/// Check, mate or stalemate of the side to move, in words, with the article that decides it.
+fn check_info(pos: &Chess, checkers: Bitboard, checkmate: bool, stalemate: bool) -> CheckInfo {
+    let turn = pos.turn();
+    let board = pos.board();
+    let reason = if checkmate {
+        format!(
+            "{} is checkmated by {}: in check with no legal move (5.1.1)",
+            capitalised(turn),
+            pieces_on(board, checkers)
+        )
+    } else if checkers.any() {
+        format!(
+            "{} is in check from {} and must parry it (3.9.1, 3.9.2)",
+            capitalised(turn),
+            pieces_on(board, checkers)
+        )
+    } else if stalemate {
+        format!(
+            "{} is not in check but has no legal move: stalemate (5.2.1)",
+            capitalised(turn)
+        )
+    } else {
+        format!("{} is not in check", capitalised(turn))
+    };
+    let article = if checkmate {
+        "5.1.1"
+    } else if stalemate {
+        "5.2.1"
+    } else {
+        "3.9.1"
+    };
+    CheckInfo {
+        checkers: checkers.into_iter().map(|s| s.to_string()).collect(),
+        reason,
+        article,
+    }
+}
+
+/// Castling for both sides on both wings, whoever is to move: a right can be lost or kept
+/// by either side at any time, so the report always shows all four.
+fn castling_report(game: &Game, pos: &Chess) -> ByColorJson<Wings> {
+    ByColorJson {
+        white: wings(game, pos, Color::White),
+        black: wings(game, pos, Color::Black),
+    }
+}
+
+/// One side's castling on each wing, naming the move that lost a right when the history
+/// shows it.
+fn wings(game: &Game, pos: &Chess, color: Color) -> Wings {
+    let status = |side| castling_status(pos, color, side, game.right_lost_by(color, side));
+    Wings {
+        kingside: status(CastlingSide::KingSide),
+        queenside: status(CastlingSide::QueenSide),
+    }
+}
+
+/// The position is dead when neither side can mate, and alive as soon as one side can; while
+/// either verdict is open and the other does not settle it, so is the answer.
+fn dead_position_verdict(white: &Winnability, black: &Winnability) -> Option<bool> {
+    match (white.decided(), black.decided()) {
+        (Some(false), Some(false)) => Some(true),
+        (Some(true), _) | (_, Some(true)) => Some(false),
+        _ => None,
+    }
+}
+
+/// What happens if `flagged`'s flag falls now (6.9): the opponent wins if they could still
+/// mate by some series of legal moves (their helpmate line is quoted as proof), otherwise it
+/// is a draw. Once the game is over, the flag changes nothing.
+fn flag_ruling(flagged: Color, opponent: &Verdict, over: Option<&GameOutcome>) -> Ruling {
+    let opp = flagged.other();
+    if let Some(o) = over {
+        // The contract never lets the flagged side win, so when the flagged side has already
+        // won (it gave mate) the value is null and `outcome` carries the result.
+        let flagged_won = o.result == result_for_winner(flagged);
+        return Ruling {
+            result: (!flagged_won).then(|| o.result.clone()),
+            reason: format!(
+                "the game is already over ({}: {}), so a flag falling now changes nothing (6.9)",
+                o.reason, o.result
+            ),
+            articles: vec!["6.9", o.article],
+        };
+    }
+    match &opponent.winnability {
+        Winnability::Winnable { .. } => Ruling {
+            result: Some(result_for_winner(opp)),
+            reason: format!(
+                "if {}'s flag falls, {} wins: {} could still checkmate by a series of legal moves{} (6.9)",
+                color_name(flagged),
+                color_name(opp),
+                color_name(opp),
+                if opponent.helpmate_san.is_empty() {
+                    String::new()
+                } else {
+                    format!(", for example {}", short_line(&opponent.helpmate_san))
+                }
+            ),
+            articles: vec!["6.9"],
+        },
+        Winnability::Unwinnable => Ruling {
+            result: Some("1/2-1/2".into()),
+            reason: format!(
+                "if {}'s flag falls, the game is drawn: {} cannot checkmate by any series of legal moves (6.9)",
+                color_name(flagged),
+                color_name(opp)
+            ),
+            articles: vec!["6.9"],
+        },
+        Winnability::Undetermined { why } => Ruling {
+            result: None,
+            reason: format!("undetermined: {why} (6.9)"),
+            articles: vec!["6.9"],
+        },
+    }
+}
+
+/// What happens if `resigner` resigns now (5.1.2): the opponent wins, unless the opponent
+/// cannot mate by any series of legal moves, in which case the game stays drawn (new in
+/// 2023). Once the game is over, resigning changes nothing.
+fn resignation_ruling(
+    resigner: Color,
+    opponent: &Winnability,
+    over: Option<&GameOutcome>,
+) -> Ruling {
+    let opp = resigner.other();
+    if let Some(o) = over {
+        return Ruling {
+            result: Some(o.result.clone()),
+            reason: format!(
+                "the game is already over ({}: {}); resigning now changes nothing (5.1.2)",
+                o.reason, o.result
+            ),
+            articles: vec!["5.1.2", o.article],
+        };
+    }
+    match opponent {
+        Winnability::Winnable { .. } => Ruling {
+            result: Some(result_for_winner(opp)),
+            reason: format!(
+                "if {} resigns, {} wins (5.1.2)",
+                color_name(resigner),
+                color_name(opp)
+            ),
+            articles: vec!["5.1.2"],
+        },
+        Winnability::Unwinnable => Ruling {
+            result: Some("1/2-1/2".into()),
+            reason: format!(
+                "if {} resigns, the game is still drawn: {} cannot checkmate by any series of legal moves (5.1.2, new in 2023)",
+                color_name(resigner),
+                color_name(opp)
+            ),
+            articles: vec!["5.1.2"],
+        },
+        Winnability::Undetermined { why } => Ruling {
+            result: None,
+            reason: format!("undetermined: {why} (5.1.2)"),
+            articles: vec!["5.1.2"],
+        },
+    }
+}
+
+/// The moves played so far, numbered as on a scoresheet, in SAN and UCI.
+fn history(game: &Game) -> Vec<HistoryMove> {
+    game.plies
         .iter()
         .enumerate()
         .map(|(i, p)| HistoryMove {
@@ -384,34 +432,7 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
             san: p.san.clone(),
             uci: p.uci.clone(),
         })
-        .collect();
-
-    Report {
-        fen: Fen::from_position(pos, EnPassantMode::Legal).to_string(),
-        turn: color_name(turn),
-        fullmove: pos.fullmoves().get(),
-        in_check,
-        checkmate,
-        stalemate,
-        legal_moves,
-        legal_moves_san,
-        check,
-        castling,
-        en_passant,
-        en_passant_info,
-        promotions,
-        repetition,
-        fifty_moves,
-        dead_position,
-        dead_position_info,
-        flag,
-        flag_info,
-        resignation,
-        outcome,
-        history,
-        move_check,
-        warnings: game.warnings.clone(),
-    }
+        .collect()
 }
 
 /// Both sides' verdicts: from the solver, or known without it after a mate, or "not asked".
@@ -446,16 +467,14 @@ fn solver_verdicts(
 }
 
 /// The dead-position verdict explained, with each side's helpmate line (SAN) as the proof.
-fn dead_position_info(
-    dead_position: Option<bool>,
-    [white_can_mate, black_can_mate]: [Option<bool>; 2],
-    [white_helpmate, black_helpmate]: [Vec<String>; 2],
-) -> DeadPosition {
+fn dead_position_info(dead_position: Option<bool>, [white, black]: [Verdict; 2]) -> DeadPosition {
+    let white_can_mate = white.winnability.decided();
+    let black_can_mate = black.winnability.decided();
     DeadPosition {
         white_can_mate,
         black_can_mate,
-        white_helpmate,
-        black_helpmate,
+        white_helpmate: white.helpmate_san,
+        black_helpmate: black.helpmate_san,
         reason: match dead_position {
             Some(true) => "neither side can checkmate by any series of legal moves: the position is dead and the game is drawn at once (5.2.2)".into(),
             Some(false) => {
