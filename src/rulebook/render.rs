@@ -14,28 +14,56 @@ pub(super) fn render_page_html(book: &Rulebook, page: &Page, markdown: &str) -> 
         .iter()
         .map(|&i| book.passages[i].anchor.as_str())
         .collect();
-
-    let mut out: Vec<Event> = Vec::new();
-    let mut heading_no = 0usize;
-    let mut in_heading = false;
-    let mut in_link = false;
-    let mut in_meta = false;
-    let mut fen_block = false;
+    let mut renderer = Renderer {
+        book,
+        anchors,
+        out: Vec::new(),
+        heading_no: 0,
+        in_heading: false,
+        in_link: false,
+        in_meta: false,
+        fen_block: false,
+    };
     for event in Parser::new_ext(markdown, markdown_options()) {
+        renderer.event(event);
+    }
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, renderer.out.into_iter());
+    sanitize(&html)
+}
+
+/// Rewrites a page's Markdown events: front matter dropped, headings given their anchors,
+/// FEN blocks turned into board diagrams, article numbers in running text turned into links.
+struct Renderer<'a> {
+    book: &'a Rulebook,
+    anchors: Vec<&'a str>,
+    out: Vec<Event<'a>>,
+    heading_no: usize,
+    in_heading: bool,
+    in_link: bool,
+    in_meta: bool,
+    fen_block: bool,
+}
+
+impl<'a> Renderer<'a> {
+    fn event(&mut self, event: Event<'a>) {
         match event {
-            Event::Start(Tag::MetadataBlock(_)) => in_meta = true,
-            Event::End(TagEnd::MetadataBlock(_)) => in_meta = false,
-            _ if in_meta => {}
+            Event::Start(Tag::MetadataBlock(_)) => self.in_meta = true,
+            Event::End(TagEnd::MetadataBlock(_)) => self.in_meta = false,
+            _ if self.in_meta => {}
             Event::Start(Tag::Heading {
                 level,
                 classes,
                 attrs,
                 ..
             }) => {
-                in_heading = true;
-                let id = anchors.get(heading_no).map(|a| CowStr::from(a.to_string()));
-                heading_no += 1;
-                out.push(Event::Start(Tag::Heading {
+                self.in_heading = true;
+                let id = self
+                    .anchors
+                    .get(self.heading_no)
+                    .map(|a| CowStr::from(a.to_string()));
+                self.heading_no += 1;
+                self.out.push(Event::Start(Tag::Heading {
                     level,
                     id,
                     classes,
@@ -43,67 +71,71 @@ pub(super) fn render_page_html(book: &Rulebook, page: &Page, markdown: &str) -> 
                 }));
             }
             Event::End(TagEnd::Heading(l)) => {
-                in_heading = false;
-                out.push(Event::End(TagEnd::Heading(l)));
+                self.in_heading = false;
+                self.out.push(Event::End(TagEnd::Heading(l)));
             }
             Event::Start(Tag::Link { .. }) => {
-                in_link = true;
-                out.push(event);
+                self.in_link = true;
+                self.out.push(event);
             }
             Event::End(TagEnd::Link) => {
-                in_link = false;
-                out.push(event);
+                self.in_link = false;
+                self.out.push(event);
             }
             Event::Start(Tag::CodeBlock(pulldown_cmark::CodeBlockKind::Fenced(ref lang)))
                 if lang.as_ref() == "fen" =>
             {
-                fen_block = true;
+                self.fen_block = true;
             }
-            Event::Text(t) if fen_block => {
-                let fen = t.trim().to_string();
-                let url = format!("/board.svg?fen={}", urlencode(&fen));
-                out.push(Event::Html(CowStr::from(format!(
-                    "<figure class=\"board\"><img src=\"{}\" alt=\"Board: {}\" width=\"240\" height=\"240\"><figcaption><code>{}</code></figcaption></figure>",
-                    html_escape::encode_double_quoted_attribute(&url),
-                    html_escape::encode_double_quoted_attribute(&fen),
-                    html_escape::encode_text(&fen)
-                ))));
-            }
-            Event::End(TagEnd::CodeBlock) if fen_block => fen_block = false,
-            Event::Text(t) if !in_heading && !in_link => {
-                let refs = find_article_refs(&t);
-                if refs.is_empty() {
-                    out.push(Event::Text(t));
-                    continue;
-                }
-                let mut last = 0;
-                for (range, number) in refs {
-                    let Some(target) = book.article(&number) else {
-                        continue;
-                    };
-                    if range.start > last {
-                        out.push(Event::Text(CowStr::from(t[last..range.start].to_string())));
-                    }
-                    out.push(Event::Start(Tag::Link {
-                        link_type: LinkType::Inline,
-                        dest_url: CowStr::from(target.url()),
-                        title: CowStr::from(target.title.clone()),
-                        id: CowStr::from(""),
-                    }));
-                    out.push(Event::Text(CowStr::from(number)));
-                    out.push(Event::End(TagEnd::Link));
-                    last = range.end;
-                }
-                if last < t.len() {
-                    out.push(Event::Text(CowStr::from(t[last..].to_string())));
-                }
-            }
-            other => out.push(other),
+            Event::Text(t) if self.fen_block => self.out.push(board_figure(t.trim())),
+            Event::End(TagEnd::CodeBlock) if self.fen_block => self.fen_block = false,
+            Event::Text(t) if !self.in_heading && !self.in_link => self.linked_text(t),
+            other => self.out.push(other),
         }
     }
-    let mut html = String::new();
-    pulldown_cmark::html::push_html(&mut html, out.into_iter());
-    sanitize(&html)
+
+    /// Running text with every article number that names an article made a link to it.
+    fn linked_text(&mut self, t: CowStr<'a>) {
+        let refs = find_article_refs(&t);
+        if refs.is_empty() {
+            self.out.push(Event::Text(t));
+            return;
+        }
+        let mut last = 0;
+        for (range, number) in refs {
+            let Some(target) = self.book.article(&number) else {
+                continue;
+            };
+            if range.start > last {
+                self.out
+                    .push(Event::Text(CowStr::from(t[last..range.start].to_string())));
+            }
+            self.out.push(Event::Start(Tag::Link {
+                link_type: LinkType::Inline,
+                dest_url: CowStr::from(target.url()),
+                title: CowStr::from(target.title.clone()),
+                id: CowStr::from(""),
+            }));
+            self.out.push(Event::Text(CowStr::from(number)));
+            self.out.push(Event::End(TagEnd::Link));
+            last = range.end;
+        }
+        if last < t.len() {
+            self.out
+                .push(Event::Text(CowStr::from(t[last..].to_string())));
+        }
+    }
+}
+
+/// A board diagram of a FEN, with the FEN as its caption.
+fn board_figure(fen: &str) -> Event<'static> {
+    let url = format!("/board.svg?fen={}", urlencode(fen));
+    Event::Html(CowStr::from(format!(
+        "<figure class=\"board\"><img src=\"{}\" alt=\"Board: {}\" width=\"240\" height=\"240\"><figcaption><code>{}</code></figcaption></figure>",
+        html_escape::encode_double_quoted_attribute(&url),
+        html_escape::encode_double_quoted_attribute(fen),
+        html_escape::encode_text(fen)
+    )))
 }
 
 fn urlencode(s: &str) -> String {
