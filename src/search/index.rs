@@ -625,6 +625,18 @@ impl QueryTerms {
             None => list.push((term, weight)),
         }
     }
+
+    /// A run of stems as terms, and each pair of neighbouring (different) stems as a bigram.
+    fn add_run(&mut self, stems: &[String], weight: f32) {
+        for s in stems {
+            QueryTerms::add(&mut self.stems, s.clone(), weight);
+        }
+        for w in stems.windows(2) {
+            if w[0] != w[1] {
+                QueryTerms::add(&mut self.bigrams, format!("{}_{}", w[0], w[1]), weight);
+            }
+        }
+    }
 }
 
 impl SearchIndex {
@@ -915,70 +927,66 @@ impl SearchIndex {
         };
         let mut corrections = Vec::new();
         for w in words(&typed) {
-            let mut alternatives = self.query_stems(&mut analyzer, &w);
-            if alternatives.is_empty() {
-                continue;
-            }
-            if w.chars().count() >= 4
-                && w.chars().all(char::is_alphabetic)
-                && !self.known_words.contains_key(&w)
-                && let Some(c) = self.correct_spelling(&w)
+            if let Some(word) = self.typed_word(&mut analyzer, &w, &phrases, &mut corrections)
+                && !terms.typed.iter().any(|(t, _)| *t == word.0)
             {
-                alternatives.extend(self.query_stems(&mut analyzer, c));
-                corrections.push(c.to_string());
-            }
-            // A word the vocabulary expands is matched by its expansion too.
-            for (phrase, expansion) in &phrases {
-                if phrase.split_whitespace().any(|p| p == w) {
-                    alternatives
-                        .extend(self.query_stems(&mut analyzer, &normalise_notation(expansion)));
-                }
-            }
-            let mut ids: Vec<u32> = alternatives
-                .iter()
-                .filter_map(|s| self.stem_ids.get(s).copied())
-                .collect();
-            ids.sort_unstable();
-            ids.dedup();
-            let weight = ids
-                .iter()
-                .map(|&i| self.idf[i as usize])
-                .fold(0.0f32, f32::max);
-            if weight > 0.0 && !terms.typed.iter().any(|(t, _)| *t == ids) {
-                terms.typed.push((ids, weight));
+                terms.typed.push(word);
             }
         }
         let typed_stems = self.query_stems(&mut analyzer, &typed);
-        for s in &typed_stems {
-            QueryTerms::add(&mut terms.stems, s.clone(), 1.0);
-        }
-        for w in typed_stems.windows(2) {
-            if w[0] != w[1] {
-                QueryTerms::add(&mut terms.bigrams, format!("{}_{}", w[0], w[1]), 1.0);
-            }
-        }
+        terms.add_run(&typed_stems, 1.0);
         for c in &corrections {
             for s in self.query_stems(&mut analyzer, c) {
                 QueryTerms::add(&mut terms.stems, s, t.correction);
             }
         }
         for e in &expansions {
-            let e = normalise_notation(e);
-            let es = self.query_stems(&mut analyzer, &e);
-            for s in &es {
-                QueryTerms::add(&mut terms.stems, s.clone(), t.expansion);
-            }
-            for w in es.windows(2) {
-                if w[0] != w[1] {
-                    QueryTerms::add(
-                        &mut terms.bigrams,
-                        format!("{}_{}", w[0], w[1]),
-                        t.expansion,
-                    );
-                }
-            }
+            let es = self.query_stems(&mut analyzer, &normalise_notation(e));
+            terms.add_run(&es, t.expansion);
         }
         terms
+    }
+
+    /// A typed word as the numbers of the stems that count as matching it (its own, its
+    /// spelling correction's, recorded in `corrections`, and its vocabulary expansion's) and
+    /// its weight, the highest inverse document frequency among them; `None` for a stop word
+    /// or a word the rulebook does not contain.
+    fn typed_word(
+        &self,
+        analyzer: &mut TextAnalyzer,
+        w: &str,
+        phrases: &[(&str, &str)],
+        corrections: &mut Vec<String>,
+    ) -> Option<(Vec<u32>, f32)> {
+        let mut alternatives = self.query_stems(analyzer, w);
+        if alternatives.is_empty() {
+            return None;
+        }
+        if w.chars().count() >= 4
+            && w.chars().all(char::is_alphabetic)
+            && !self.known_words.contains_key(w)
+            && let Some(c) = self.correct_spelling(w)
+        {
+            alternatives.extend(self.query_stems(analyzer, c));
+            corrections.push(c.to_string());
+        }
+        // A word the vocabulary expands is matched by its expansion too.
+        for (phrase, expansion) in phrases {
+            if phrase.split_whitespace().any(|p| p == w) {
+                alternatives.extend(self.query_stems(analyzer, &normalise_notation(expansion)));
+            }
+        }
+        let mut ids: Vec<u32> = alternatives
+            .iter()
+            .filter_map(|s| self.stem_ids.get(s).copied())
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let weight = ids
+            .iter()
+            .map(|&i| self.idf[i as usize])
+            .fold(0.0f32, f32::max);
+        (weight > 0.0).then_some((ids, weight))
     }
 
     /// The page prior: each of the best-matching pages with its score.
