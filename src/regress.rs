@@ -497,65 +497,9 @@ fn parse_claim(v: &toml::Value) -> Result<ExpectedClaim, String> {
             type_name(v)
         ));
     };
-    let kind = match t.get("kind") {
-        Some(toml::Value::String(k)) => k.as_str(),
-        Some(other) => {
-            return Err(format!(
-                "`kind` should be a string, found {}",
-                type_name(other)
-            ));
-        }
-        None => return Err("missing `kind`".into()),
-    };
-    let kinds: Vec<&str> = CLAIM_KINDS.iter().map(|(k, _)| *k).collect();
-    let Some((_, params)) = CLAIM_KINDS.iter().find(|(k, _)| *k == kind) else {
-        return Err(format!(
-            "unknown kind \"{kind}\"; the kinds are {}",
-            kinds.join(", ")
-        ));
-    };
-    for key in t.keys() {
-        if key != "kind" && key != "value" && !params.contains(&key.as_str()) {
-            let takes = if params.is_empty() {
-                "no parameters".to_string()
-            } else {
-                params.join(", ")
-            };
-            return Err(format!(
-                "unknown field `{key}` for kind \"{kind}\" (it takes {takes}, and `value`)"
-            ));
-        }
-    }
-    for p in *params {
-        match t.get(*p) {
-            Some(toml::Value::String(_)) => {}
-            Some(other) => {
-                return Err(format!(
-                    "`{p}` should be a string, found {}",
-                    type_name(other)
-                ));
-            }
-            None => return Err(format!("kind \"{kind}\" needs `{p}`")),
-        }
-    }
-    let value = match (kind, t.get("value")) {
-        (_, None) => return Err("missing `value`".into()),
-        ("flag_result", Some(toml::Value::String(s))) if RESULTS.contains(&s.as_str()) => {
-            Value::String(s.clone())
-        }
-        ("flag_result", Some(other)) => {
-            return Err(format!(
-                "`value` of a flag_result is one of \"1-0\", \"0-1\", \"1/2-1/2\"; found {other}"
-            ));
-        }
-        (_, Some(toml::Value::Boolean(b))) => Value::Bool(*b),
-        (_, Some(other)) => {
-            return Err(format!(
-                "`value` of a {kind} claim is true or false, found {}",
-                type_name(other)
-            ));
-        }
-    };
+    let (kind, params) = claim_kind(t)?;
+    check_claim_fields(t, kind, params)?;
+    let value = claim_value(kind, t.get("value"))?;
     let mut json = serde_json::Map::new();
     for (k, v) in t {
         if k != "value" {
@@ -574,6 +518,77 @@ fn parse_claim(v: &toml::Value) -> Result<ExpectedClaim, String> {
         }
     })?;
     Ok(ExpectedClaim { subject, value })
+}
+
+/// A claim's `kind`, which must be one of `CLAIM_KINDS`, with the parameters it takes.
+fn claim_kind(t: &toml::Table) -> Result<(&str, &'static [&'static str]), String> {
+    let kind = match t.get("kind") {
+        Some(toml::Value::String(k)) => k.as_str(),
+        Some(other) => {
+            return Err(format!(
+                "`kind` should be a string, found {}",
+                type_name(other)
+            ));
+        }
+        None => return Err("missing `kind`".into()),
+    };
+    match CLAIM_KINDS.iter().find(|(k, _)| *k == kind) {
+        Some((_, params)) => Ok((kind, params)),
+        None => {
+            let kinds: Vec<&str> = CLAIM_KINDS.iter().map(|(k, _)| *k).collect();
+            Err(format!(
+                "unknown kind \"{kind}\"; the kinds are {}",
+                kinds.join(", ")
+            ))
+        }
+    }
+}
+
+/// A claim holds `kind`, `value` and exactly the parameters its kind takes, as strings.
+fn check_claim_fields(t: &toml::Table, kind: &str, params: &[&str]) -> Result<(), String> {
+    for key in t.keys() {
+        if key != "kind" && key != "value" && !params.contains(&key.as_str()) {
+            let takes = if params.is_empty() {
+                "no parameters".to_string()
+            } else {
+                params.join(", ")
+            };
+            return Err(format!(
+                "unknown field `{key}` for kind \"{kind}\" (it takes {takes}, and `value`)"
+            ));
+        }
+    }
+    for p in params {
+        match t.get(*p) {
+            Some(toml::Value::String(_)) => {}
+            Some(other) => {
+                return Err(format!(
+                    "`{p}` should be a string, found {}",
+                    type_name(other)
+                ));
+            }
+            None => return Err(format!("kind \"{kind}\" needs `{p}`")),
+        }
+    }
+    Ok(())
+}
+
+/// A claim's expected `value`: a result for `flag_result`, true or false for every other kind.
+fn claim_value(kind: &str, value: Option<&toml::Value>) -> Result<Value, String> {
+    match (kind, value) {
+        (_, None) => Err("missing `value`".into()),
+        ("flag_result", Some(toml::Value::String(s))) if RESULTS.contains(&s.as_str()) => {
+            Ok(Value::String(s.clone()))
+        }
+        ("flag_result", Some(other)) => Err(format!(
+            "`value` of a flag_result is one of \"1-0\", \"0-1\", \"1/2-1/2\"; found {other}"
+        )),
+        (_, Some(toml::Value::Boolean(b))) => Ok(Value::Bool(*b)),
+        (_, Some(other)) => Err(format!(
+            "`value` of a {kind} claim is true or false, found {}",
+            type_name(other)
+        )),
+    }
 }
 
 /// Every `*.toml` under the given paths (directories recursively, files as given), sorted
