@@ -19,7 +19,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, MoveList, Position};
 use super::{Finding, Severity};
 use crate::rules;
 use crate::rules::describe::capitalised;
-use crate::rules::legality::MoveRejection;
+use crate::rules::legality::{MoveRejection, RejectionKind};
 use crate::rules::pgn::clock::clocks;
 use crate::rules::pgn::movetext::{Comment, normalise_result};
 use crate::rules::pgn::{self, ReadGame, StartError, is_null_move, label, line_of};
@@ -599,11 +599,11 @@ impl<'a> Walk<'a> {
 fn report_unplayable(cx: &mut Ctx, k: usize, l: &str, rej: &MoveRejection) {
     cx.out.unreadable = true;
     let (kind, message) = match rej.kind {
-        "notation" => (
+        RejectionKind::Notation => (
             "notation",
             format!("{l} cannot be read as a move: {}", rej.reason),
         ),
-        "ambiguous" => ("ambiguous", format!("{l} {}", rej.reason)),
+        RejectionKind::Ambiguous => ("ambiguous", format!("{l} {}", rej.reason)),
         _ => ("illegal_move", format!("{l} is illegal: it {}", rej.reason)),
     };
     let articles: Vec<&str> = rej.articles.iter().map(String::as_str).collect();

@@ -20,7 +20,7 @@ use super::movetext::{GameText, MoveToken, PgnText, Severity, Span, is_result, n
 use crate::rules::RulesError;
 use crate::rules::describe::{capitalised, role_name};
 use crate::rules::game::move_number;
-use crate::rules::legality::MoveRejection;
+use crate::rules::legality::{MoveRejection, RejectionKind};
 use crate::rules::notation::{move_with_capture_mark_flipped, normalise_san, resolve_move};
 use crate::rules::winnability::{SolverBudget, winnability};
 
@@ -143,8 +143,8 @@ fn appendix_c_article(rej: &MoveRejection) -> Vec<String> {
     rej.articles
         .iter()
         .map(|a| match (rej.kind, a.as_str()) {
-            ("ambiguous", "C.9") => "C.10".to_string(),
-            ("not_a_capture", "C.6") => "C.9".to_string(),
+            (RejectionKind::Ambiguous, "C.9") => "C.10".to_string(),
+            (RejectionKind::NotACapture, "C.6") => "C.9".to_string(),
             _ => a.clone(),
         })
         .collect()
@@ -152,7 +152,7 @@ fn appendix_c_article(rej: &MoveRejection) -> Vec<String> {
 
 fn rejection_finding(rej: &MoveRejection, span: &Span, label: &str) -> Finding {
     let articles = appendix_c_article(rej);
-    if rej.kind == "notation" && articles.iter().all(|a| a == "C.1") {
+    if rej.kind == RejectionKind::Notation && articles.iter().all(|a| a == "C.1") {
         return Finding::new(
             span.clone(),
             Severity::Error,
@@ -162,7 +162,7 @@ fn rejection_finding(rej: &MoveRejection, span: &Span, label: &str) -> Finding {
         );
     }
     let article = articles.first().cloned().unwrap_or_else(|| "3.10.2".into());
-    let (kind, mut message) = if rej.kind == "ambiguous" {
+    let (kind, mut message) = if rej.kind == RejectionKind::Ambiguous {
         (
             "ambiguous",
             format!("{label} {}", rej.reason.replace("(C.9)", "(C.10)")),
