@@ -9,7 +9,9 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use rules_arbiter::audit::run::audit_text;
-use rules_arbiter::audit::{Finding, Judged, Options, Severity, Timeout, audit_reader};
+use rules_arbiter::audit::{
+    Finding, FindingKind, Judged, Options, Severity, Timeout, audit_reader,
+};
 
 fn data(path: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -21,16 +23,16 @@ fn audit(text: &str) -> Vec<Judged> {
     audit_text(text, &Options::default())
 }
 
-fn kinds(j: &Judged) -> Vec<&'static str> {
+fn kinds(j: &Judged) -> Vec<FindingKind> {
     j.findings.iter().map(|f| f.kind).collect()
 }
 
-fn only(j: &Judged, kind: &str) -> Finding {
+fn only(j: &Judged, kind: FindingKind) -> Finding {
     let found: Vec<&Finding> = j.findings.iter().filter(|f| f.kind == kind).collect();
     assert_eq!(
         found.len(),
         1,
-        "one {kind} finding expected: {:#?}",
+        "one {kind:?} finding expected: {:#?}",
         j.findings
     );
     found[0].clone()
@@ -69,7 +71,11 @@ fn python_chess_test_files_are_read_as_python_chess_reads_them() {
             match variant.as_str() {
                 "standard" | "chess960" => {}
                 _ => {
-                    assert_eq!(kinds(j), ["not_standard"], "{at}: a variant, said once");
+                    assert_eq!(
+                        kinds(j),
+                        [FindingKind::NotStandard],
+                        "{at}: a variant, said once"
+                    );
                     assert!(j.findings[0].message.contains("not standard chess"), "{at}");
                     continue;
                 }
@@ -89,7 +95,10 @@ fn python_chess_test_files_are_read_as_python_chess_reads_them() {
                     "{at}: {e:#?}"
                 );
                 assert!(
-                    matches!(e.kind, "ambiguous" | "illegal_move" | "notation"),
+                    matches!(
+                        e.kind,
+                        FindingKind::Ambiguous | FindingKind::IllegalMove | FindingKind::Notation
+                    ),
                     "{at}: {e:#?}"
                 );
                 let written = row[5].split('\'').nth(1).unwrap_or("");
@@ -117,14 +126,14 @@ fn latin1_null_moves_and_chess960_from_python_chess_files() {
     let encoding: Vec<&Finding> = judged
         .iter()
         .flat_map(|j| &j.findings)
-        .filter(|f| f.kind == "encoding")
+        .filter(|f| f.kind == FindingKind::Encoding)
         .collect();
     assert_eq!(encoding.len(), 1, "one note per input");
     assert!(encoding[0].message.contains("Windows-1252"));
     assert_eq!(judged.len(), 36);
     let text = std::fs::read_to_string(data("pgn/anastasian-lewis.pgn")).unwrap();
     let j = &audit(&text)[0];
-    let f = only(j, "null_move");
+    let f = only(j, FindingKind::NullMove);
     assert_eq!((f.ply, f.move_text.as_deref()), (Some(82), Some("41...Z0")));
     assert_eq!(f.severity, Severity::Warning);
     assert_eq!(j.plies, 84, "the rest of the game is read");
@@ -197,7 +206,7 @@ fn cha_lichess_timeouts_reproduce_chas_labels() {
     let upheld = judged
         .iter()
         .flat_map(|j| &j.findings)
-        .find(|f| f.kind == "time_forfeit_upheld")
+        .find(|f| f.kind == FindingKind::TimeForfeitUpheld)
         .unwrap();
     assert!(
         upheld.helpmate.last().unwrap().ends_with('#'),
@@ -210,7 +219,7 @@ fn a_loss_on_time_against_a_lone_king_is_a_draw() {
     // White has king and queen, Black a lone king; White's flag falls.
     let text = "[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n[FEN \"4k3/8/8/8/8/8/8/3QK3 w - - 0 40\"]\n[Termination \"Time forfeit\"]\n\n40. Qd2 Ke7 41. Qd3 0-1\n";
     let j = &audit(text)[0];
-    let f = only(j, "time_forfeit");
+    let f = only(j, FindingKind::TimeForfeit);
     assert_eq!(f.severity, Severity::Error);
     assert_eq!(
         (f.recorded.as_deref(), f.expected.as_deref()),
@@ -232,7 +241,7 @@ fn a_loss_on_time_stands_when_the_opponent_could_mate_with_a_helpmate_as_proof()
     // Knight against pawn: each side can still mate with help.
     let text = "[Result \"1-0\"]\n[FEN \"8/8/8/4k3/8/8/2p5/K1N5 b - - 0 60\"]\n[Termination \"Time forfeit\"]\n\n1-0\n";
     let j = &audit(text)[0];
-    let f = only(j, "time_forfeit_upheld");
+    let f = only(j, FindingKind::TimeForfeitUpheld);
     assert_eq!(f.severity, Severity::Info);
     assert!(
         !f.helpmate.is_empty() && f.helpmate.last().unwrap().ends_with('#'),
@@ -241,7 +250,7 @@ fn a_loss_on_time_stands_when_the_opponent_could_mate_with_a_helpmate_as_proof()
     assert!(f.message.contains("for example"), "{}", f.message);
     // The same position recorded as a draw on time: the flag of the side to move loses.
     let drawn = text.replace("1-0", "1/2-1/2");
-    let f = only(&audit(&drawn)[0], "time_forfeit");
+    let f = only(&audit(&drawn)[0], FindingKind::TimeForfeit);
     assert_eq!(
         (f.expected.as_deref(), f.severity),
         (Some("1-0"), Severity::Warning)
@@ -253,7 +262,7 @@ fn a_clock_at_zero_marks_a_loss_on_time() {
     let text = "[Result \"1-0\"]\n[FEN \"4k3/8/8/8/8/8/8/3QK3 b - - 0 40\"]\n\n40... Ke7 { [%clk 0:00:03] } 41. Qd3 { [%clk 0:01:00] } Ke8 { [%clk 0:00:00] } 42. Qd4 1-0\n";
     // The queen side won; the lone king's clock reached zero: a loss on time that stands.
     let j = &audit(text)[0];
-    let f = only(j, "time_forfeit_upheld");
+    let f = only(j, FindingKind::TimeForfeitUpheld);
     assert!(f.message.contains("clock shows 0:00:00"), "{}", f.message);
 }
 
@@ -289,7 +298,7 @@ fn results_that_contradict_the_board() {
     ];
     for (text, article, expected) in games {
         let j = &audit(text)[0];
-        let f = only(j, "result");
+        let f = only(j, FindingKind::Result);
         assert_eq!(
             (f.articles[0].as_str(), f.expected.as_deref()),
             (article, Some(expected)),
@@ -298,7 +307,7 @@ fn results_that_contradict_the_board() {
         assert_eq!(f.severity, Severity::Error);
     }
     // Unfinished games marked * although they are over.
-    let f = only(&audit("1. f3 e5 2. g4 Qh4# *")[0], "result");
+    let f = only(&audit("1. f3 e5 2. g4 Qh4# *")[0], FindingKind::Result);
     assert_eq!(
         (f.severity, f.expected.as_deref()),
         (Severity::Warning, Some("0-1"))
@@ -308,14 +317,19 @@ fn results_that_contradict_the_board() {
 #[test]
 fn moves_after_the_end() {
     let j = &audit("1. f3 e5 2. g4 Qh4# 3. e4 0-1")[0];
-    let f = only(j, "after_end");
+    let f = only(j, FindingKind::AfterEnd);
     assert_eq!((f.ply, f.move_text.as_deref()), (Some(5), Some("3. e4")));
-    assert!(!kinds(j).contains(&"result"));
+    assert!(!kinds(j).contains(&FindingKind::Result));
     // A dead position the solver finds (blocked pawns), played on and scored as a win.
     let text =
         "[FEN \"8/8/3k3p/1p2p1pP/1P2P1P1/8/2K5/8 b - - 88 93\"]\n93... Kd7 94. Kd3 Kd6 1-0\n";
     let j = &audit(text)[0];
-    assert_eq!(kinds(j), ["after_end", "result"], "{:#?}", j.findings);
+    assert_eq!(
+        kinds(j),
+        [FindingKind::AfterEnd, FindingKind::Result],
+        "{:#?}",
+        j.findings
+    );
     assert_eq!(j.findings[0].ply, Some(1));
     assert_eq!(j.findings[1].articles, ["5.2.2"]);
 }
@@ -324,7 +338,7 @@ fn moves_after_the_end() {
 fn a_resignation_when_the_winner_cannot_mate() {
     let text = "[Result \"1-0\"]\n[Termination \"Normal\"]\n[FEN \"4k3/8/8/8/8/8/8/2BQK3 w - - 0 1\"]\n\n1. Qd2 Ke7 0-1\n";
     let j = &audit(text)[0];
-    let f = only(j, "result");
+    let f = only(j, FindingKind::Result);
     assert_eq!(
         (f.severity, f.expected.as_deref()),
         (Severity::Error, Some("1/2-1/2"))
@@ -337,7 +351,7 @@ fn missed_claims_of_the_player_who_lost() {
     let text =
         "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 e5 6. Qh5 Nc6 7. Bc4 Nf6 8. Qxf7# 1-0";
     let j = &audit(text)[0];
-    let f = only(j, "missed_claim");
+    let f = only(j, FindingKind::MissedClaim);
     assert_eq!(f.articles, ["9.2.1"]);
     assert!(
         f.message.contains("Black could have claimed a draw"),
@@ -347,24 +361,24 @@ fn missed_claims_of_the_player_who_lost() {
     // A draw, or a win by the claimant, is not a missed claim.
     assert!(
         !kinds(&audit(&text.replace("1-0", "1/2-1/2").replace("8. Qxf7#", ""))[0])
-            .contains(&"missed_claim")
+            .contains(&FindingKind::MissedClaim)
     );
 }
 
 #[test]
 fn illegal_and_unreadable_moves_name_their_ply_and_text() {
     let j = &audit("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. i4 *")[0];
-    let f = only(j, "notation");
+    let f = only(j, FindingKind::Notation);
     assert_eq!((f.ply, f.move_text.as_deref()), (Some(9), Some("5. i4")));
     let j = &audit("1. e4 e5 2. Ke3 Nf6 *")[0];
-    let f = only(j, "illegal_move");
+    let f = only(j, FindingKind::IllegalMove);
     assert_eq!((f.ply, f.move_text.as_deref()), (Some(3), Some("2. Ke3")));
     assert!(f.message.contains("is illegal"), "{}", f.message);
     let j = &audit("1. e4 e5 2. Kxx9 Nf6 *")[0];
-    assert_eq!(only(j, "notation").ply, Some(3));
+    assert_eq!(only(j, FindingKind::Notation).ply, Some(3));
     // A null move while in check cannot be read past.
     let j = &audit("1. e4 f5 2. Qh5+ -- 3. Qxe8 *")[0];
-    let f = only(j, "null_move");
+    let f = only(j, FindingKind::NullMove);
     assert_eq!((f.severity, f.ply), (Severity::Error, Some(4)));
     assert!(j.unreadable);
 }

@@ -75,7 +75,7 @@ fn evaluate(index: &SearchIndex, book: &Rulebook, set: &EvalSet) -> Outcome {
         if !first {
             let mut kind = hits
                 .first()
-                .map(|h| format!("{} {}", h.kind, h.page))
+                .map(|h| format!("{} {}", h.kind.as_str(), h.page))
                 .unwrap_or_default();
             if let (Some(first), Some(right)) = (
                 hits.first(),
@@ -272,7 +272,7 @@ fn probe() {
                 "  {:7.2} {:>10} {:5} {:<28} {}",
                 h.score,
                 h.article.clone().unwrap_or_default(),
-                h.kind,
+                h.kind.as_str(),
                 h.page,
                 h.title
             );

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use crate::rulebook::{PageKind, Passage, RulingMeta, Setting};
-use crate::search::{Hit, SearchMode};
+use crate::search::{Hit, MatchedBy, SearchMode};
 
 use super::frame::{Frame, QuestionKind};
 use super::matcher::RankWeights;
@@ -193,7 +193,7 @@ impl Arbiter {
 
     /// The best passage for one part of a question, if the match can be trusted.
     fn match_part(&self, part: &str, frame: &Frame, hits: &[Hit]) -> Option<PartMatch> {
-        if let Some(top) = hits.first().filter(|h| h.matched_by == "article") {
+        if let Some(top) = hits.first().filter(|h| h.matched_by == MatchedBy::Article) {
             return Some(PartMatch {
                 passage: top.passage,
                 confidence: 1.0,
@@ -291,7 +291,7 @@ impl Arbiter {
         let meaningful = self.domain_word_count(question) > 0
             || whole_hits
                 .first()
-                .is_some_and(|h| h.matched_by == "article");
+                .is_some_and(|h| h.matched_by == MatchedBy::Article);
         let mut chosen: Vec<PartMatch> = Vec::new();
         if meaningful && frame.parts.len() > 1 {
             for part in &frame.parts {

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::rulebook::Rulebook;
 use crate::rules::{self, CheckOptions, ErrorBody, Game, Report, RulesError, SolverBudget};
-use crate::search::{Hit, SearchIndex, SearchMode};
+use crate::search::{Hit, MatchedBy, SearchIndex, SearchMode};
 use claims::{Claim, ClaimCheck, verify_claim};
 use frame::Frame;
 use intent::Topic;
@@ -355,11 +355,11 @@ impl Arbiter {
         // Search hits support the deciding articles only when they are nearly as relevant as the best.
         let top = hits
             .iter()
-            .filter(|h| h.matched_by == "search")
+            .filter(|h| h.matched_by == MatchedBy::Search)
             .map(|h| h.score)
             .fold(0.0f32, f32::max);
         for h in hits {
-            if h.matched_by == "search" && h.score < top * 0.5 {
+            if h.matched_by == MatchedBy::Search && h.score < top * 0.5 {
                 continue;
             }
             if let Some(a) = &h.article {

@@ -16,10 +16,10 @@ use std::time::Duration;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, MoveList, Position};
 
-use super::{Finding, Severity};
+use super::{Finding, FindingKind, Severity};
 use crate::rules;
 use crate::rules::describe::capitalised;
-use crate::rules::legality::MoveRejection;
+use crate::rules::legality::{MoveRejection, RejectionKind};
 use crate::rules::pgn::clock::clocks;
 use crate::rules::pgn::movetext::{Comment, normalise_result};
 use crate::rules::pgn::{self, ReadGame, StartError, is_null_move, label, line_of};
@@ -194,7 +194,7 @@ impl Ctx<'_> {
     fn add(
         &mut self,
         ply: Option<(usize, &str)>,
-        kind: &'static str,
+        kind: FindingKind,
         severity: Severity,
         articles: &[&str],
         message: String,
@@ -258,7 +258,7 @@ fn judge_into(cx: &mut Ctx, opts: &Options) {
 /// rather than judged.
 fn report_oversized(cx: &mut Ctx, size: u64) {
     cx.out.unreadable = true;
-    cx.add(None, "too_large", Severity::Error, &[], format!(
+    cx.add(None, FindingKind::TooLarge, Severity::Error, &[], format!(
         "the game is {size} bytes long, more than the {} MiB a game may have here: it was not read",
         pgn::split::MAX_GAME_BYTES >> 20
     ));
@@ -271,7 +271,7 @@ fn report_syntax(cx: &mut Ctx) {
     for p in &cx.g.problems {
         cx.add(
             None,
-            "syntax",
+            FindingKind::Syntax,
             Severity::Warning,
             &[],
             format!("PGN line {}: {}", line_of(text, p.span.start), p.message),
@@ -294,7 +294,7 @@ fn recorded_result(cx: &mut Ctx) -> String {
     {
         cx.add(
             None,
-            "result_tag",
+            FindingKind::ResultTag,
             Severity::Warning,
             &[],
             format!("the Result tag says {r} but the movetext ends with {t}: the two must agree; {t} is judged"),
@@ -315,7 +315,7 @@ fn start_or_report(cx: &mut Ctx) -> Option<pgn::Start> {
         Ok(s) => s,
         Err(StartError::NotStandard { variant }) => {
             cx.out.not_standard = true;
-            cx.add(None, "not_standard", Severity::Info, &[], format!(
+            cx.add(None, FindingKind::NotStandard, Severity::Info, &[], format!(
                 "not standard chess: the game is {variant}, which the FIDE Laws do not cover, so it is not judged"
             ));
             return None;
@@ -329,7 +329,7 @@ fn start_or_report(cx: &mut Ctx) -> Option<pgn::Start> {
             };
             cx.add(
                 None,
-                "fen",
+                FindingKind::Fen,
                 Severity::Error,
                 article,
                 format!("the FEN tag cannot be used: {e}"),
@@ -340,7 +340,7 @@ fn start_or_report(cx: &mut Ctx) -> Option<pgn::Start> {
     for w in &start.warnings {
         cx.add(
             None,
-            "fen",
+            FindingKind::Fen,
             Severity::Warning,
             &[],
             format!("the FEN tag: {w}"),
@@ -409,7 +409,7 @@ impl<'a> Walk<'a> {
             let raw = &text[tok.span.clone()];
             if let Some(end) = &self.ending {
                 let l = label(&self.pos, raw);
-                cx.add(Some((k + 1, &l)), "after_end", Severity::Error, &[end.article], format!(
+                cx.add(Some((k + 1, &l)), FindingKind::AfterEnd, Severity::Error, &[end.article], format!(
                     "{l} was played after the game had ended: {} ({}); moves after the end do not count",
                     end.explanation, end.article
                 ));
@@ -459,7 +459,7 @@ impl<'a> Walk<'a> {
         let l = label(&self.pos, raw);
         match pgn::pass(&self.pos) {
             Ok(after) => {
-                cx.add(Some((ply, &l)), "null_move", Severity::Warning, &["1.2"], format!(
+                cx.add(Some((ply, &l)), FindingKind::NullMove, Severity::Warning, &["1.2"], format!(
                     "{l} is a null move: {} passed, which the Laws do not allow (1.2); the rest of the game is read from the position after the pass",
                     capitalised(self.pos.turn())
                 ));
@@ -469,7 +469,7 @@ impl<'a> Walk<'a> {
             }
             Err(why) => {
                 cx.out.unreadable = true;
-                cx.add(Some((ply, &l)), "null_move", Severity::Error, &["1.2"], format!(
+                cx.add(Some((ply, &l)), FindingKind::NullMove, Severity::Error, &["1.2"], format!(
                     "{l} is a null move, which the Laws do not allow (1.2); {why}, so the rest of the game cannot be read"
                 ));
                 false
@@ -599,12 +599,15 @@ impl<'a> Walk<'a> {
 fn report_unplayable(cx: &mut Ctx, k: usize, l: &str, rej: &MoveRejection) {
     cx.out.unreadable = true;
     let (kind, message) = match rej.kind {
-        "notation" => (
-            "notation",
+        RejectionKind::Notation => (
+            FindingKind::Notation,
             format!("{l} cannot be read as a move: {}", rej.reason),
         ),
-        "ambiguous" => ("ambiguous", format!("{l} {}", rej.reason)),
-        _ => ("illegal_move", format!("{l} is illegal: it {}", rej.reason)),
+        RejectionKind::Ambiguous => (FindingKind::Ambiguous, format!("{l} {}", rej.reason)),
+        _ => (
+            FindingKind::IllegalMove,
+            format!("{l} is illegal: it {}", rej.reason),
+        ),
     };
     let articles: Vec<&str> = rej.articles.iter().map(String::as_str).collect();
     cx.add(Some((k + 1, l)), kind, Severity::Error, &articles, message);
@@ -697,7 +700,7 @@ impl OpenEnd<'_, '_> {
             Winnability::Undetermined { why } => {
                 if let Some(how) = self.on_time {
                     cx.out.timeout = Some(Timeout::Undecided);
-                    let f = cx.add(None, "undecided", Severity::Warning, &["6.9"], format!(
+                    let f = cx.add(None, FindingKind::Undecided, Severity::Warning, &["6.9"], format!(
                         "{} lost on time ({how}) {}; whether {} could still mate is undecided: {why}",
                         capitalised(winner.other()), self.after_last, capitalised(winner)
                     ));
@@ -714,7 +717,7 @@ impl OpenEnd<'_, '_> {
         let (w, l) = (capitalised(winner), capitalised(winner.other()));
         cx.out.timeout = Some(Timeout::Upheld);
         let line = helpmate_san(&self.walk.pos, helpmate);
-        let f = cx.add(None, "time_forfeit_upheld", Severity::Info, &["6.9"], format!(
+        let f = cx.add(None, FindingKind::TimeForfeitUpheld, Severity::Info, &["6.9"], format!(
             "{l} lost on time ({how}) {}, and the loss stands: {w} could still checkmate by a series of legal moves, for example {} (6.9)",
             self.after_last, short_line(&line)
         ));
@@ -739,7 +742,7 @@ impl OpenEnd<'_, '_> {
         let (w, l) = (capitalised(winner), capitalised(loser));
         let f = if let Some(how) = self.on_time {
             cx.out.timeout = Some(Timeout::Wrong);
-            cx.add(None, "time_forfeit", Severity::Error, &["6.9"], format!(
+            cx.add(None, FindingKind::TimeForfeit, Severity::Error, &["6.9"], format!(
                 "recorded {recorded}: {l} lost on time ({how}) {after_last}; but {w} cannot checkmate by any series of legal moves, so the game is drawn (6.9)"
             ))
         } else {
@@ -752,7 +755,7 @@ impl OpenEnd<'_, '_> {
                 Some(t) if t.contains("normal") || t.contains("resign") => Severity::Error,
                 _ => Severity::Warning,
             };
-            cx.add(None, "result", severity, &["5.1.2", "6.9"], format!(
+            cx.add(None, FindingKind::Result, severity, &["5.1.2", "6.9"], format!(
                 "recorded {recorded}, but {w} cannot checkmate by any series of legal moves {after_last}: whether {l} resigned (5.1.2) or ran out of time (6.9), the game is drawn"
             ))
         };
@@ -773,7 +776,7 @@ impl OpenEnd<'_, '_> {
                 Winnability::Undetermined { .. } => Timeout::Undecided,
                 Winnability::Winnable { helpmate } => {
                     let line = helpmate_san(pos, &helpmate);
-                    let f = cx.add(None, "time_forfeit", Severity::Warning, &["6.9"], format!(
+                    let f = cx.add(None, FindingKind::TimeForfeit, Severity::Warning, &["6.9"], format!(
                     "recorded a draw on time {}, but if {}'s flag fell, {} wins: {} could still checkmate by a series of legal moves, for example {} (6.9)",
                     self.after_last, capitalised(flagged), capitalised(opponent), capitalised(opponent), short_line(&line)
                 ));
@@ -801,7 +804,7 @@ fn missed_claim(cx: &mut Ctx, claims: &[Option<Claim>; 2], recorded: &str) {
     {
         let f = cx.add(
             Some((c.ply, &c.label)),
-            "missed_claim",
+            FindingKind::MissedClaim,
             Severity::Info,
             &[c.article],
             format!(
@@ -849,7 +852,7 @@ fn first_dead(cx: &mut Ctx, history: &[Chess], mode: CastlingMode, opts: &Option
     if lo < last
         && let Some(l) = label_before(text, cx.g, history, lo + 1)
     {
-        cx.add(Some((lo + 1, &l)), "after_end", Severity::Error, &["5.2.2"], format!(
+        cx.add(Some((lo + 1, &l)), FindingKind::AfterEnd, Severity::Error, &["5.2.2"], format!(
             "{l} was played after the game had ended: {} (5.2.2); moves after the end do not count",
             ending.explanation
         ));
@@ -861,7 +864,7 @@ fn judge_ended(cx: &mut Ctx, e: &Ending, recorded: &str, on_time: bool) {
     if recorded == "*" {
         let f = cx.add(
             None,
-            "result",
+            FindingKind::Result,
             Severity::Warning,
             &[e.article],
             format!(
@@ -873,7 +876,7 @@ fn judge_ended(cx: &mut Ctx, e: &Ending, recorded: &str, on_time: bool) {
         f.expected = Some(e.result.to_string());
     } else if recorded != e.result {
         let how = if on_time { " on time" } else { "" };
-        let f = cx.add(None, "result", Severity::Error, &[e.article], format!(
+        let f = cx.add(None, FindingKind::Result, Severity::Error, &[e.article], format!(
             "recorded {recorded}{how}, which contradicts the board: {} ({}), so the result is {}",
             e.explanation, e.article, e.result
         ));

@@ -46,6 +46,72 @@ impl Severity {
     }
 }
 
+/// What an audit [`Finding`] is about; serialized in `snake_case` (the `kind` of `--json`
+/// and `--csv`).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum FindingKind {
+    /// An illegal move: the game cannot be judged past it.
+    IllegalMove,
+    /// An ambiguous move: more than one piece could make it (C.10).
+    Ambiguous,
+    /// A word in the movetext that is not a move.
+    Notation,
+    /// A null move (a pass); the Laws allow none (1.2).
+    NullMove,
+    /// A move played after the game had ended.
+    AfterEnd,
+    /// A recorded result the final position contradicts.
+    Result,
+    /// A `[Result]` tag that disagrees with the movetext.
+    ResultTag,
+    /// A result on time the Laws decide otherwise (6.9).
+    TimeForfeit,
+    /// A loss on time that stands: the opponent could still mate (6.9).
+    TimeForfeitUpheld,
+    /// A loss on time the solver could not decide (6.9).
+    Undecided,
+    /// A draw claim the loser could have made.
+    MissedClaim,
+    /// A game in a variant, not standard chess: not judged.
+    NotStandard,
+    /// A `[FEN]` tag that cannot be used as given.
+    Fen,
+    /// A PGN syntax problem.
+    Syntax,
+    /// An input read as Windows-1252, not UTF-8.
+    Encoding,
+    /// A game too large to read.
+    TooLarge,
+    /// The arbiter failed while judging the game.
+    Internal,
+}
+
+impl FindingKind {
+    /// The kind as `--json` writes it: `illegal_move`, `time_forfeit_upheld`, ….
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FindingKind::IllegalMove => "illegal_move",
+            FindingKind::Ambiguous => "ambiguous",
+            FindingKind::Notation => "notation",
+            FindingKind::NullMove => "null_move",
+            FindingKind::AfterEnd => "after_end",
+            FindingKind::Result => "result",
+            FindingKind::ResultTag => "result_tag",
+            FindingKind::TimeForfeit => "time_forfeit",
+            FindingKind::TimeForfeitUpheld => "time_forfeit_upheld",
+            FindingKind::Undecided => "undecided",
+            FindingKind::MissedClaim => "missed_claim",
+            FindingKind::NotStandard => "not_standard",
+            FindingKind::Fen => "fen",
+            FindingKind::Syntax => "syntax",
+            FindingKind::Encoding => "encoding",
+            FindingKind::TooLarge => "too_large",
+            FindingKind::Internal => "internal",
+        }
+    }
+}
+
 /// One finding about one game: a line of `--json`, a row of `--csv`.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Finding {
@@ -60,10 +126,7 @@ pub struct Finding {
     /// That move as a scoresheet shows it: "41...Z0".
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     pub move_text: Option<String>,
-    /// `illegal_move`, `ambiguous`, `notation`, `null_move`, `after_end`, `result`,
-    /// `result_tag`, `time_forfeit`, `time_forfeit_upheld`, `undecided`, `missed_claim`,
-    /// `not_standard`, `fen`, `syntax`, `encoding`, `too_large`, `internal`.
-    pub kind: &'static str,
+    pub kind: FindingKind,
     pub severity: Severity,
     pub message: String,
     /// The deciding articles of the FIDE Laws.

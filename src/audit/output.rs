@@ -4,29 +4,30 @@
 use std::io::{self, Write};
 
 use super::run::Totals;
-use super::{Finding, Severity};
+use super::{Finding, FindingKind, Severity};
 
 /// What each kind of finding means, for the summary.
-pub fn kind_meaning(kind: &str) -> &'static str {
+pub fn kind_meaning(kind: FindingKind) -> &'static str {
     match kind {
-        "illegal_move" => "illegal moves (the game cannot be judged past them)",
-        "ambiguous" => "ambiguous moves (more than one piece could make them)",
-        "notation" => "words that are not moves",
-        "null_move" => "null moves (a pass; the Laws allow none)",
-        "after_end" => "moves played after the game had ended",
-        "result" => "results the final position contradicts",
-        "result_tag" => "Result tags that disagree with the movetext",
-        "time_forfeit" => "results on time the Laws decide otherwise (6.9)",
-        "time_forfeit_upheld" => "losses on time that stand: the opponent could still mate (6.9)",
-        "undecided" => "losses on time the solver could not decide",
-        "missed_claim" => "draw claims the loser could have made",
-        "not_standard" => "games in a variant, not standard chess (not judged)",
-        "fen" => "FEN tags that cannot be used as given",
-        "syntax" => "PGN syntax problems",
-        "encoding" => "inputs read as Windows-1252 (not UTF-8)",
-        "too_large" => "games too large to read",
-        "internal" => "internal errors",
-        _ => "",
+        FindingKind::IllegalMove => "illegal moves (the game cannot be judged past them)",
+        FindingKind::Ambiguous => "ambiguous moves (more than one piece could make them)",
+        FindingKind::Notation => "words that are not moves",
+        FindingKind::NullMove => "null moves (a pass; the Laws allow none)",
+        FindingKind::AfterEnd => "moves played after the game had ended",
+        FindingKind::Result => "results the final position contradicts",
+        FindingKind::ResultTag => "Result tags that disagree with the movetext",
+        FindingKind::TimeForfeit => "results on time the Laws decide otherwise (6.9)",
+        FindingKind::TimeForfeitUpheld => {
+            "losses on time that stand: the opponent could still mate (6.9)"
+        }
+        FindingKind::Undecided => "losses on time the solver could not decide",
+        FindingKind::MissedClaim => "draw claims the loser could have made",
+        FindingKind::NotStandard => "games in a variant, not standard chess (not judged)",
+        FindingKind::Fen => "FEN tags that cannot be used as given",
+        FindingKind::Syntax => "PGN syntax problems",
+        FindingKind::Encoding => "inputs read as Windows-1252 (not UTF-8)",
+        FindingKind::TooLarge => "games too large to read",
+        FindingKind::Internal => "internal errors",
     }
 }
 
@@ -47,7 +48,7 @@ pub fn line(f: &Finding) -> String {
             s.push_str(&format!(" ({m})"));
         }
     }
-    s.push_str(&format!(": {} {}", f.severity.name(), f.kind));
+    s.push_str(&format!(": {} {}", f.severity.name(), f.kind.as_str()));
     if !f.articles.is_empty() {
         s.push_str(&format!(" [{}]", f.articles.join(", ")));
     }
@@ -117,14 +118,14 @@ pub fn summary(t: &Totals) -> String {
     }
     if !t.by_kind.is_empty() {
         s.push_str("Findings by kind:\n");
-        let mut kinds: Vec<(&&str, &usize)> = t.by_kind.iter().collect();
-        kinds.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let mut kinds: Vec<(&FindingKind, &usize)> = t.by_kind.iter().collect();
+        kinds.sort_by(|a, b| b.1.cmp(a.1).then(a.0.as_str().cmp(b.0.as_str())));
         for (kind, n) in kinds {
             s.push_str(&format!(
                 "  {:>9}  {:<20} {}\n",
                 thousands(*n as u64),
-                kind,
-                kind_meaning(kind)
+                kind.as_str(),
+                kind_meaning(*kind)
             ));
         }
     }
@@ -151,7 +152,7 @@ pub fn csv_row(f: &Finding) -> String {
         f.game.to_string(),
         f.ply.map(|p| p.to_string()).unwrap_or_default(),
         opt(&f.move_text),
-        f.kind.to_string(),
+        f.kind.as_str().to_string(),
         f.severity.name().to_string(),
         csv_field(&f.articles.join(" ")),
         opt(&f.recorded),

@@ -14,7 +14,7 @@ use std::time::Duration;
 use rayon::prelude::*;
 
 use super::judge::{Judged, Options, Timeout, judge};
-use super::{Finding, Severity};
+use super::{Finding, FindingKind, Severity};
 use crate::rules::pgn::{Encoding, GameReader, ReadGame};
 
 /// Games per batch handed to the judges.
@@ -30,7 +30,7 @@ pub struct Totals {
     pub not_standard: usize,
     /// Games whose main line could not be read to the end.
     pub unreadable: usize,
-    pub by_kind: BTreeMap<&'static str, usize>,
+    pub by_kind: BTreeMap<FindingKind, usize>,
     pub errors: usize,
     pub warnings: usize,
     pub infos: usize,
@@ -86,7 +86,7 @@ pub fn judge_guarded(g: &ReadGame, opts: &Options) -> Judged {
                 game: g.index,
                 ply: None,
                 move_text: None,
-                kind: "internal",
+                kind: FindingKind::Internal,
                 severity: Severity::Error,
                 message: "the arbiter failed while judging this game (an internal error)".into(),
                 articles: vec![],
@@ -153,7 +153,7 @@ pub fn audit_reader(
                             game: g.index,
                             ply: None,
                             move_text: None,
-                            kind: "encoding",
+                            kind: FindingKind::Encoding,
                             severity: Severity::Info,
                             message: format!(
                                 "the input is not UTF-8 from this game on: it was read as {}",

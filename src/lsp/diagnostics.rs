@@ -20,7 +20,7 @@ use super::movetext::{GameText, MoveToken, PgnText, Severity, Span, is_result, n
 use crate::rules::RulesError;
 use crate::rules::describe::{capitalised, role_name};
 use crate::rules::game::move_number;
-use crate::rules::legality::MoveRejection;
+use crate::rules::legality::{MoveRejection, RejectionKind};
 use crate::rules::notation::{move_with_capture_mark_flipped, normalise_san, resolve_move};
 use crate::rules::winnability::{SolverBudget, winnability};
 
@@ -32,16 +32,47 @@ pub struct Finding {
     pub message: String,
     /// The deciding article (the diagnostic's code), when a rule decides it.
     pub article: Option<String>,
-    /// `syntax`, `variant`, `fen`, `notation`, `ambiguous`, `illegal_move`, `capture_mark`,
-    /// `check_sign`, `after_end`, `result`, `result_tag`, `claim`, `internal`.
-    pub kind: &'static str,
+    /// What the finding is about; published as the diagnostic's `data.kind`.
+    pub kind: FindingKind,
+}
+
+/// What a [`Finding`] is about; serialized in `snake_case` (the diagnostic's `data.kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FindingKind {
+    /// The PGN text cannot be parsed there.
+    Syntax,
+    /// The game is a variant other than chess (or Chess960), so it is not checked.
+    Variant,
+    /// A note on, or a refusal of, the `[FEN]` start position.
+    Fen,
+    /// A move that cannot be read as a move (Appendix C).
+    Notation,
+    /// A move more than one piece can make as written (C.10).
+    Ambiguous,
+    /// A move that is not legal in the position.
+    IllegalMove,
+    /// A capture mark missing or wrongly written; the move is still clear (C.9).
+    CaptureMark,
+    /// A check or mate sign that does not fit the position.
+    CheckSign,
+    /// A move played after the game had already ended.
+    AfterEnd,
+    /// A recorded result that does not fit the end of the game.
+    Result,
+    /// A `[Result]` tag that disagrees with the result in the movetext.
+    ResultTag,
+    /// A draw a player may claim (threefold repetition, fifty moves).
+    Claim,
+    /// The checker itself failed on this game.
+    Internal,
 }
 
 impl Finding {
     fn new(
         span: Span,
         severity: Severity,
-        kind: &'static str,
+        kind: FindingKind,
         article: Option<&str>,
         message: String,
     ) -> Finding {
@@ -86,7 +117,13 @@ pub fn start_position(game: &GameText) -> Result<Start, Finding> {
                     } else {
                         None
                     };
-                    Finding::new(span.clone(), Severity::Warning, "fen", article, n)
+                    Finding::new(
+                        span.clone(),
+                        Severity::Warning,
+                        FindingKind::Fen,
+                        article,
+                        n,
+                    )
                 })
                 .collect();
             Ok(Start {
@@ -100,7 +137,7 @@ pub fn start_position(game: &GameText) -> Result<Start, Finding> {
             Err(Finding::new(
                 tag.value_span.clone(),
                 Severity::Information,
-                "variant",
+                FindingKind::Variant,
                 None,
                 format!(
                     "the variant {:?} is not chess under the FIDE Laws, so this game is not checked",
@@ -113,7 +150,7 @@ pub fn start_position(game: &GameText) -> Result<Start, Finding> {
             Err(Finding::new(
                 fen.map(|t| t.value_span.clone()).unwrap_or_default(),
                 Severity::Error,
-                "fen",
+                FindingKind::Fen,
                 article,
                 format!("the FEN tag cannot be used: {e}"),
             ))
@@ -143,8 +180,8 @@ fn appendix_c_article(rej: &MoveRejection) -> Vec<String> {
     rej.articles
         .iter()
         .map(|a| match (rej.kind, a.as_str()) {
-            ("ambiguous", "C.9") => "C.10".to_string(),
-            ("not_a_capture", "C.6") => "C.9".to_string(),
+            (RejectionKind::Ambiguous, "C.9") => "C.10".to_string(),
+            (RejectionKind::NotACapture, "C.6") => "C.9".to_string(),
             _ => a.clone(),
         })
         .collect()
@@ -152,24 +189,24 @@ fn appendix_c_article(rej: &MoveRejection) -> Vec<String> {
 
 fn rejection_finding(rej: &MoveRejection, span: &Span, label: &str) -> Finding {
     let articles = appendix_c_article(rej);
-    if rej.kind == "notation" && articles.iter().all(|a| a == "C.1") {
+    if rej.kind == RejectionKind::Notation && articles.iter().all(|a| a == "C.1") {
         return Finding::new(
             span.clone(),
             Severity::Error,
-            "notation",
+            FindingKind::Notation,
             Some("C"),
             format!("{label} cannot be read as a move: {}", rej.reason),
         );
     }
     let article = articles.first().cloned().unwrap_or_else(|| "3.10.2".into());
-    let (kind, mut message) = if rej.kind == "ambiguous" {
+    let (kind, mut message) = if rej.kind == RejectionKind::Ambiguous {
         (
-            "ambiguous",
+            FindingKind::Ambiguous,
             format!("{label} {}", rej.reason.replace("(C.9)", "(C.10)")),
         )
     } else {
         (
-            "illegal_move",
+            FindingKind::IllegalMove,
             format!("{label} is illegal: it {}", rej.reason),
         )
     };
@@ -197,7 +234,7 @@ fn capture_mark(pos: &Chess, raw: &str, span: &Span, label: &str) -> Option<(Mov
         Finding::new(
             span.clone(),
             Severity::Warning,
-            "capture_mark",
+            FindingKind::CaptureMark,
             Some("C.9"),
             format!(
                 "{label} is written as a capture, but {to} is empty: the move is {proper}, without x (C.9)"
@@ -208,7 +245,7 @@ fn capture_mark(pos: &Chess, raw: &str, span: &Span, label: &str) -> Option<(Mov
         Finding::new(
             span.clone(),
             Severity::Information,
-            "capture_mark",
+            FindingKind::CaptureMark,
             Some("C.9"),
             format!(
                 "{label} captures the {taken} on {to}: PGN marks every capture with x ({proper}); a FIDE scoresheet may leave it out (C.9, C.13.3)"
@@ -341,7 +378,7 @@ fn sign_finding(
         Some(Finding::new(
             span.clone(),
             Severity::Warning,
-            "check_sign",
+            FindingKind::CheckSign,
             Some(article),
             message,
         ))
@@ -549,7 +586,7 @@ impl<'a> Walk<'a> {
                 Finding::new(
                     span.clone(),
                     Severity::Information,
-                    "claim",
+                    FindingKind::Claim,
                     Some("9.2.2"),
                     format!("After {label} this position has occurred {count} times: {side}, having the move, may claim a draw (9.2.2)"),
                 )
@@ -557,7 +594,7 @@ impl<'a> Walk<'a> {
                 Finding::new(
                     span.clone(),
                     Severity::Information,
-                    "claim",
+                    FindingKind::Claim,
                     Some("9.2.1"),
                     format!(
                         "After {label}, {side} may claim a draw by writing {} on the scoresheet and declaring the claim to the arbiter instead of playing it: the position would occur for the third time (9.2.1)",
@@ -594,7 +631,7 @@ impl<'a> Walk<'a> {
         } else if clock >= 100 {
             if !self.fifty_hinted.1 {
                 self.fifty_hinted.1 = true;
-                self.out.push(Finding::new(span.clone(), Severity::Information, "claim", Some("9.3.2"), format!(
+                self.out.push(Finding::new(span.clone(), Severity::Information, FindingKind::Claim, Some("9.3.2"), format!(
                     "After {label}, the last 50 moves by each player contain no capture and no pawn move: {side}, having the move, may claim a draw (9.3.2)"
                 )));
             }
@@ -602,7 +639,7 @@ impl<'a> Walk<'a> {
             let sans = self.fifty_completing_moves(legal);
             if !sans.is_empty() {
                 self.fifty_hinted.0 = true;
-                self.out.push(Finding::new(span.clone(), Severity::Information, "claim", Some("9.3.1"), format!(
+                self.out.push(Finding::new(span.clone(), Severity::Information, FindingKind::Claim, Some("9.3.1"), format!(
                     "After {label}, {side} may claim a draw by writing a move without a capture or a pawn move (such as {}) on the scoresheet and declaring the claim instead of playing it: that move would complete 50 moves by each player without either (9.3.1)",
                     sans.join(", ")
                 )));
@@ -699,7 +736,7 @@ fn after_end(span: &Span, label: &str, end: &Ending) -> Finding {
     Finding::new(
         span.clone(),
         Severity::Error,
-        "after_end",
+        FindingKind::AfterEnd,
         Some(end.article),
         format!(
             "{label} was played after the game had ended: {} ({}); moves after the end do not count",
@@ -738,7 +775,7 @@ fn check_results(game: &GameText, verdict: &Verdict, out: &mut Vec<Finding>) {
             out.push(Finding::new(
                 tag.value_span.clone(),
                 Severity::Warning,
-                "result_tag",
+                FindingKind::ResultTag,
                 None,
                 format!("the Result tag says {tagged:?} but the movetext ends with {token}: the two must agree"),
             ));
@@ -751,7 +788,7 @@ fn check_results(game: &GameText, verdict: &Verdict, out: &mut Vec<Finding>) {
                     out.push(Finding::new(
                         span,
                         Severity::Warning,
-                        "result",
+                        FindingKind::Result,
                         Some(e.article),
                         format!(
                             "the game is over: {} ({}), so its result is {}, not *",
@@ -762,7 +799,7 @@ fn check_results(game: &GameText, verdict: &Verdict, out: &mut Vec<Finding>) {
                     out.push(Finding::new(
                         span,
                         Severity::Error,
-                        "result",
+                        FindingKind::Result,
                         Some(e.article),
                         format!(
                             "{written} contradicts the final position: {} ({}), so the result is {}",
@@ -781,7 +818,7 @@ fn check_results(game: &GameText, verdict: &Verdict, out: &mut Vec<Finding>) {
                     _ => continue,
                 };
                 if *can == Some(false) {
-                    out.push(Finding::new(span, Severity::Warning, "result", Some("5.1.2"), format!(
+                    out.push(Finding::new(span, Severity::Warning, FindingKind::Result, Some("5.1.2"), format!(
                         "{written} does not fit the final position: {winner} cannot checkmate by any series of legal moves, so {loser}'s resignation (5.1.2) or flag (6.9) would only give a draw"
                     )));
                 }
@@ -822,7 +859,7 @@ impl Analyzer {
                 severity: p.severity,
                 message: p.message.clone(),
                 article: None,
-                kind: "syntax",
+                kind: FindingKind::Syntax,
             })
             .collect();
         let mut next: HashMap<blake3::Hash, Arc<[Finding]>> =
@@ -872,7 +909,7 @@ fn guarded_game(text: &str, game: &GameText, budget: SolverBudget) -> Vec<Findin
             vec![Finding::new(
                 first,
                 Severity::Warning,
-                "internal",
+                FindingKind::Internal,
                 None,
                 "the arbiter failed while checking this game (an internal error, logged on stderr)"
                     .into(),
@@ -941,7 +978,7 @@ mod tests {
         let f = findings(text);
         assert_eq!(f.len(), 3, "{f:#?}");
         assert_eq!(at(text, &f[0]), "Ng4");
-        assert_eq!(f[0].kind, "illegal_move");
+        assert_eq!(f[0].kind, FindingKind::IllegalMove);
         assert_eq!(f[0].article.as_deref(), Some("3.6"));
         assert!(
             f[0].message
@@ -949,7 +986,7 @@ mod tests {
             "{}",
             f[0].message
         );
-        assert_eq!(f[1].kind, "ambiguous");
+        assert_eq!(f[1].kind, FindingKind::Ambiguous);
         assert_eq!(f[1].article.as_deref(), Some("C.10"));
         assert!(
             f[1].message.contains("Nbd2")
@@ -958,7 +995,7 @@ mod tests {
             "{}",
             f[1].message
         );
-        assert_eq!(f[2].kind, "notation");
+        assert_eq!(f[2].kind, FindingKind::Notation);
         assert_eq!(at(text, &f[2]), "Nf9");
     }
 
@@ -971,9 +1008,9 @@ mod tests {
         assert_eq!(
             kinds,
             vec![
-                ("check_sign", "f3+"),
-                ("check_sign", "Qh4"),
-                ("result", "1-0")
+                (FindingKind::CheckSign, "f3+"),
+                (FindingKind::CheckSign, "Qh4"),
+                (FindingKind::Result, "1-0")
             ],
             "{f:#?}"
         );
@@ -990,12 +1027,12 @@ mod tests {
     fn moves_after_mate_and_stalemate_result() {
         let text = "1. f3 e5 2. g4 Qh4# 3. e4 0-1\n\n[FEN \"7k/8/6K1/8/8/8/5Q2/8 w - - 0 1\"]\n1. Qf7 1-0\n";
         let f = findings(text);
-        assert_eq!(f[0].kind, "after_end");
+        assert_eq!(f[0].kind, FindingKind::AfterEnd);
         assert_eq!(at(text, &f[0]), "e4");
         assert!(f[0].message.contains("5.1.1"));
         // Second game: stalemate scored 1-0.
         assert_eq!(f.len(), 2, "{f:#?}");
-        assert_eq!(f[1].kind, "result", "{f:#?}");
+        assert_eq!(f[1].kind, FindingKind::Result, "{f:#?}");
         assert_eq!(f[1].article.as_deref(), Some("5.2.1"));
     }
 
@@ -1005,7 +1042,7 @@ mod tests {
         let f = findings(text);
         let claims: Vec<_> = f
             .iter()
-            .filter(|f| f.kind == "claim")
+            .filter(|f| f.kind == FindingKind::Claim)
             .map(|f| (at(text, f), f.article.clone().unwrap()))
             .collect();
         assert!(claims.contains(&("Ng1", "9.2.1".to_string())), "{f:#?}");
@@ -1030,11 +1067,11 @@ mod tests {
         assert_eq!(f.len(), 2, "{f:#?}");
         assert_eq!(
             (f[0].kind, at(text, &f[0]), f[0].article.as_deref()),
-            ("after_end", "Kd6", Some("9.6.2"))
+            (FindingKind::AfterEnd, "Kd6", Some("9.6.2"))
         );
         assert_eq!(
             (f[1].kind, at(text, &f[1]), f[1].article.as_deref()),
-            ("result", "1-0", Some("9.6.2"))
+            (FindingKind::Result, "1-0", Some("9.6.2"))
         );
     }
 
@@ -1045,11 +1082,11 @@ mod tests {
         assert_eq!(f.len(), 2, "{f:#?}");
         assert_eq!(
             (f[0].kind, f[0].severity, at(text, &f[0])),
-            ("capture_mark", Severity::Information, "ed5")
+            (FindingKind::CaptureMark, Severity::Information, "ed5")
         );
         assert_eq!(
             (f[1].kind, f[1].severity, at(text, &f[1])),
-            ("capture_mark", Severity::Warning, "Nxc3")
+            (FindingKind::CaptureMark, Severity::Warning, "Nxc3")
         );
         assert_eq!(f[1].article.as_deref(), Some("C.9"));
     }
@@ -1060,7 +1097,7 @@ mod tests {
         let text =
             "[FEN \"8/8/3k3p/1p2p1pP/1P2P1P1/8/2K5/8 b - - 88 93\"]\n93... Kd7 94. Kd3 Kd6 1-0\n";
         let f = findings(text);
-        assert_eq!(f[0].kind, "after_end", "{f:#?}");
+        assert_eq!(f[0].kind, FindingKind::AfterEnd, "{f:#?}");
         assert_eq!(at(text, &f[0]), "Kd7");
         assert!(
             f[0].message
@@ -1068,7 +1105,7 @@ mod tests {
             "{}",
             f[0].message
         );
-        assert_eq!(f[1].kind, "result");
+        assert_eq!(f[1].kind, FindingKind::Result);
         assert_eq!(f[1].article.as_deref(), Some("5.2.2"));
     }
 
@@ -1085,7 +1122,7 @@ mod tests {
         let f = findings(&standard);
         assert_eq!(
             f.iter().map(|f| f.kind).collect::<Vec<_>>(),
-            ["fen", "illegal_move"],
+            [FindingKind::Fen, FindingKind::IllegalMove],
             "{f:#?}"
         );
     }

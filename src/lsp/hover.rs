@@ -3,7 +3,7 @@
 
 use shakmaty::{CastlingMode, CastlingSide, Chess, File, Move, Position, Square};
 
-use super::diagnostics::{Finding, analyse_game, label, replay};
+use super::diagnostics::{Finding, FindingKind, analyse_game, label, replay};
 use super::movetext::{GameText, PgnText, Span, normalise_result};
 use crate::rules::describe::capitalised;
 use crate::rules::game::Game;
@@ -22,7 +22,12 @@ pub struct HoverText {
 fn stops(f: &Finding) -> bool {
     matches!(
         f.kind,
-        "illegal_move" | "ambiguous" | "notation" | "after_end" | "fen" | "variant"
+        FindingKind::IllegalMove
+            | FindingKind::Ambiguous
+            | FindingKind::Notation
+            | FindingKind::AfterEnd
+            | FindingKind::Fen
+            | FindingKind::Variant
     )
 }
 
@@ -234,7 +239,7 @@ fn result_hover(
     let findings = analyse_game(text, game, budget);
     let mut md = format!("**{written}** — {which}\n\n");
     let stop = findings.iter().find(|f| stops(f));
-    if let Some(stop) = stop.filter(|f| f.kind != "after_end") {
+    if let Some(stop) = stop.filter(|f| f.kind != FindingKind::AfterEnd) {
         md.push_str(&format!(
             "The final position cannot be judged: {}",
             stop.message

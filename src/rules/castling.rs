@@ -11,8 +11,7 @@ use super::describe::{capitalised, color_name, piece_on, pieces_on, side_words};
 /// One reason castling is (or is not) possible, in words and as data.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct CastlingReason {
-    /// `right_lost`, `not_your_move`, `in_check`, `blocked`, `square_attacked`, `other`, `allowed`.
-    pub code: &'static str,
+    pub code: CastlingCode,
     pub text: String,
     pub article: &'static str,
     /// Squares involved: blocking pieces, attacked squares.
@@ -21,6 +20,26 @@ pub struct CastlingReason {
     /// Squares of the attacking or blocking pieces.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pieces: Vec<String>,
+}
+
+/// Which reason a [`CastlingReason`] gives; serialized in `snake_case`.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CastlingCode {
+    /// The king or that rook has moved: the right is gone for good (3.8.2.1).
+    RightLost,
+    /// The right is kept, but it is the other side's move (1.2).
+    NotYourMove,
+    /// The king is in check (3.8.2.2).
+    InCheck,
+    /// A piece stands between the king and the rook (3.8.2.2).
+    Blocked,
+    /// A square the king crosses or lands on is attacked (3.8.2.2).
+    SquareAttacked,
+    /// shakmaty refuses castling for a reason none of the others names (3.8.2).
+    Other,
+    /// Castling is legal now.
+    Allowed,
 }
 
 /// The state of one castling option in the report.
@@ -90,7 +109,7 @@ fn right_lost(color: Color, side: CastlingSide, lost_by: Option<&str>) -> Castli
         ),
     };
     CastlingReason {
-        code: "right_lost",
+        code: CastlingCode::RightLost,
         text,
         article: "3.8.2.1",
         squares: vec![],
@@ -154,7 +173,7 @@ impl<'a> CastlingOption<'a> {
     fn not_your_move(&self) -> Option<CastlingReason> {
         let turn = self.pos.turn();
         (turn != self.color).then(|| CastlingReason {
-            code: "not_your_move",
+            code: CastlingCode::NotYourMove,
             text: format!(
                 "{} keeps the right, but it is {}'s move now (1.2)",
                 capitalised(self.color),
@@ -177,7 +196,7 @@ impl<'a> CastlingOption<'a> {
         .without(self.rook);
         let blockers = must_be_empty & self.board.occupied();
         blockers.any().then(|| CastlingReason {
-            code: "blocked",
+            code: CastlingCode::Blocked,
             text: format!(
                 "{} {} between the king and the rook; castling waits until the way is clear \
                  (3.8.2.2).",
@@ -200,7 +219,7 @@ impl<'a> CastlingOption<'a> {
             .board
             .attacks_to(self.king, self.color.other(), self.board.occupied());
         checkers.any().then(|| CastlingReason {
-            code: "in_check",
+            code: CastlingCode::InCheck,
             text: format!(
                 "the {} king is in check from {}: you cannot castle out of check (3.8.2.2). The \
                  right is not lost; it returns once the check is gone.",
@@ -237,7 +256,7 @@ impl<'a> CastlingOption<'a> {
             "must cross"
         };
         CastlingReason {
-            code: "square_attacked",
+            code: CastlingCode::SquareAttacked,
             text: format!(
                 "{} {} {}, the square the king {} (3.8.2.2). The right to castle is intact; \
                  it can be used once {} is safe.",
@@ -260,7 +279,7 @@ impl<'a> CastlingOption<'a> {
     /// When shakmaty refuses castling for a reason none of the checks above names.
     fn other(&self) -> CastlingReason {
         CastlingReason {
-            code: "other",
+            code: CastlingCode::Other,
             text: format!(
                 "castling is not possible here ({})",
                 piece_on(self.board, self.king)
@@ -287,7 +306,7 @@ impl<'a> CastlingOption<'a> {
             String::new()
         };
         CastlingReason {
-            code: "allowed",
+            code: CastlingCode::Allowed,
             text: format!(
                 "{} may castle {} now: the right is intact, nothing stands between king and rook, \
                  and the king is not in check and crosses or lands on no attacked square{}",

@@ -382,7 +382,7 @@ impl Game {
         let m = resolve_move(&pos, text, self.mode).map_err(|r| RulesError::IllegalMove {
             ply,
             text: format!("{}{}", move_number(&pos), text.trim()),
-            reason: if r.kind == "notation" {
+            reason: if r.kind == super::legality::RejectionKind::Notation {
                 format!("cannot be read: {}", r.reason)
             } else {
                 r.reason

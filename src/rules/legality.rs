@@ -21,9 +21,37 @@ use super::describe::{color_name, movement_article, piece_on, pieces_on, role_na
 pub struct MoveRejection {
     pub reason: String,
     pub articles: Vec<String>,
-    /// `notation`, `ambiguous`, `no_piece`, `not_your_turn`, `own_piece`, `wrong_way`,
-    /// `blocked`, `king_safety`, `castling`, `en_passant`, `promotion`, `not_a_capture`.
-    pub kind: &'static str,
+    pub kind: RejectionKind,
+}
+
+/// What kind of refusal a [`MoveRejection`] is; serialized in `snake_case`.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RejectionKind {
+    /// The text cannot be read as a move (Appendix C).
+    Notation,
+    /// More than one piece can make the move as written (C.10).
+    Ambiguous,
+    /// The piece the move needs is not on the board, or its square is empty (3.1).
+    NoPiece,
+    /// The move fits the side not to move.
+    NotYourTurn,
+    /// The destination holds a piece of the mover's own side (3.1).
+    OwnPiece,
+    /// The piece does not move that way (3.2–3.7).
+    WrongWay,
+    /// The piece's path is blocked (3.5).
+    Blocked,
+    /// The move would leave or put the king in check (3.9.2).
+    KingSafety,
+    /// Castling is not allowed here (3.8.2).
+    Castling,
+    /// A pawn captures diagonally with nothing to capture, or en passant too late (3.7.3).
+    EnPassant,
+    /// An impossible promotion: to a king or pawn, by a piece, or missing (3.7.3.3).
+    Promotion,
+    /// The move is written as a capture but captures nothing.
+    NotACapture,
 }
 
 impl MoveRejection {
@@ -31,11 +59,11 @@ impl MoveRejection {
         MoveRejection {
             reason,
             articles: vec!["C.1".into()],
-            kind: "notation",
+            kind: RejectionKind::Notation,
         }
     }
 
-    fn new(kind: &'static str, reason: String, articles: &[&str]) -> MoveRejection {
+    fn new(kind: RejectionKind, reason: String, articles: &[&str]) -> MoveRejection {
         MoveRejection {
             reason,
             articles: articles.iter().map(|a| a.to_string()).collect(),
@@ -58,7 +86,7 @@ pub fn explain_illegal_san(pos: &Chess, san: &San, mode: CastlingMode) -> MoveRe
     match *san {
         San::Castle(side) => explain_castling(pos, side),
         San::Put { .. } | San::Null => MoveRejection::new(
-            "notation",
+            RejectionKind::Notation,
             "is not a chess move: pieces are never dropped and nobody may pass (1.2)".into(),
             &["1.2"],
         ),
@@ -84,7 +112,7 @@ pub fn explain_illegal_san(pos: &Chess, san: &San, mode: CastlingMode) -> MoveRe
                     return r;
                 }
                 return MoveRejection::new(
-                    "no_piece",
+                    RejectionKind::NoPiece,
                     format!(
                         "needs a {} {}{}, and there is none on the board",
                         color_name(pos.turn()),
@@ -113,7 +141,7 @@ pub fn explain_illegal_uci(pos: &Chess, uci: &UciMove, mode: CastlingMode) -> Mo
     } = *uci
     else {
         return MoveRejection::new(
-            "notation",
+            RejectionKind::Notation,
             "is not a chess move: pieces are never dropped and nobody may pass (1.2)".into(),
             &["1.2"],
         );
@@ -121,14 +149,14 @@ pub fn explain_illegal_uci(pos: &Chess, uci: &UciMove, mode: CastlingMode) -> Mo
     let board = pos.board();
     let Some(piece) = board.piece_at(from) else {
         return MoveRejection::new(
-            "no_piece",
+            RejectionKind::NoPiece,
             format!("starts on {from}, which is empty"),
             &["3.1"],
         );
     };
     if piece.color != pos.turn() {
         return MoveRejection::new(
-            "not_your_turn",
+            RejectionKind::NotYourTurn,
             format!(
                 "moves {}, but it is {}'s move (1.2)",
                 piece_on(board, from),
@@ -166,7 +194,7 @@ fn explain_castling(pos: &Chess, side: CastlingSide) -> MoveRejection {
     MoveRejection {
         reason: format!("is not allowed: {}", reasons.join(" ")),
         articles,
-        kind: "castling",
+        kind: RejectionKind::Castling,
     }
 }
 
@@ -182,7 +210,7 @@ fn not_your_turn(
     let swapped: Chess = setup.position(mode).ok()?;
     fits(&swapped).then(|| {
         MoveRejection::new(
-            "not_your_turn",
+            RejectionKind::NotYourTurn,
             format!(
                 "would be a {} move, but it is {}'s turn: the players move alternately (1.2)",
                 color_name(pos.turn().other()),
@@ -205,7 +233,7 @@ fn explain_candidates(
     let us = pos.turn();
     if board.color_at(to) == Some(us) {
         return MoveRejection::new(
-            "own_piece",
+            RejectionKind::OwnPiece,
             format!(
                 "goes to {to}, where {} already stands: a piece never moves onto its own side's piece (3.1)",
                 piece_on(board, to)
@@ -227,7 +255,7 @@ fn explain_candidates(
     }
     best.map(|(_, r)| r).unwrap_or_else(|| {
         MoveRejection::new(
-            "wrong_way",
+            RejectionKind::WrongWay,
             "is not legal in this position".into(),
             &["3.10.2"],
         )
@@ -260,7 +288,7 @@ fn try_candidate(
 type Refusal = (Stage, MoveRejection);
 
 /// A refusal at `stage`, in the shape every candidate stage returns.
-fn refusal(stage: Stage, kind: &'static str, reason: String, articles: &[&str]) -> Refusal {
+fn refusal(stage: Stage, kind: RejectionKind, reason: String, articles: &[&str]) -> Refusal {
     (stage, MoveRejection::new(kind, reason, articles))
 }
 
@@ -353,7 +381,7 @@ impl Candidate<'_> {
                 let (piece, to) = (self.piece(), self.to);
                 return Err(refusal(
                     Stage::WrongWay,
-                    "wrong_way",
+                    RejectionKind::WrongWay,
                     format!(
                         "asks {piece} to go to {to}, which a pawn cannot reach: it moves straight ahead and captures one square diagonally forward (3.7)"
                     ),
@@ -374,7 +402,7 @@ impl Candidate<'_> {
         let piece = self.piece();
         Err(refusal(
             Stage::Blocked,
-            "blocked",
+            RejectionKind::Blocked,
             format!(
                 "moves {piece} straight onto {}: pawns move forward only onto an empty square and capture diagonally (3.7.1)",
                 piece_on(board, self.to)
@@ -390,7 +418,7 @@ impl Candidate<'_> {
             let piece = self.piece();
             return Err(refusal(
                 Stage::WrongWay,
-                "wrong_way",
+                RejectionKind::WrongWay,
                 format!(
                     "advances {piece} two squares, which a pawn may do only from its starting square (3.7.2)"
                 ),
@@ -405,7 +433,7 @@ impl Candidate<'_> {
         let piece = self.piece();
         Err(refusal(
             Stage::Blocked,
-            "blocked",
+            RejectionKind::Blocked,
             format!(
                 "advances {piece} two squares, but {} is in the way: both squares must be empty (3.7.2)",
                 pieces_on(board, block)
@@ -440,7 +468,7 @@ impl Candidate<'_> {
         match behind.filter(|b| board.piece_at(*b) == Some(their_pawn)) {
             Some(b) => refusal(
                 Stage::Special,
-                "en_passant",
+                RejectionKind::EnPassant,
                 format!(
                     "captures en passant on {to}, but the pawn on {b} did not just advance two squares: that capture is allowed only on the very next move after the two-square advance (3.7.3.1, 3.7.3.2)"
                 ),
@@ -450,7 +478,7 @@ impl Candidate<'_> {
                 let piece = self.piece();
                 refusal(
                     Stage::Special,
-                    "en_passant",
+                    RejectionKind::EnPassant,
                     format!(
                         "moves {piece} diagonally to {to}, where there is nothing to capture: a pawn moves diagonally only to capture (3.7.3)"
                     ),
@@ -475,7 +503,12 @@ impl Candidate<'_> {
             ),
             _ => return Ok(()),
         };
-        Err(refusal(Stage::Special, "promotion", reason, &["3.7.3.3"]))
+        Err(refusal(
+            Stage::Special,
+            RejectionKind::Promotion,
+            reason,
+            &["3.7.3.3"],
+        ))
     }
 
     /// A piece move up to king safety: only pawns promote, the piece must move along its own
@@ -484,7 +517,7 @@ impl Candidate<'_> {
         if self.promotion.is_some() {
             return Err(refusal(
                 Stage::WrongWay,
-                "promotion",
+                RejectionKind::Promotion,
                 "asks a piece other than a pawn to promote (3.7.3.3)".into(),
                 &["3.7.3.3"],
             ));
@@ -510,7 +543,7 @@ impl Candidate<'_> {
         let piece = self.piece();
         Err(refusal(
             Stage::WrongWay,
-            "wrong_way",
+            RejectionKind::WrongWay,
             format!(
                 "asks {piece} to go to {to}, and a {} does not move that way ({art}){extra}",
                 role_name(role)
@@ -529,7 +562,7 @@ impl Candidate<'_> {
         let (piece, to) = (self.piece(), self.to);
         Err(refusal(
             Stage::Blocked,
-            "blocked",
+            RejectionKind::Blocked,
             format!(
                 "moves {piece} to {to}, but {} is in the way: bishops, rooks and queens cannot jump over pieces (3.5)",
                 pieces_on(board, blockers)
@@ -560,7 +593,7 @@ impl Candidate<'_> {
         if self.written_capture == Some(true) && target.is_none() && !en_passant {
             return Err(refusal(
                 Stage::KingSafety,
-                "not_a_capture",
+                RejectionKind::NotACapture,
                 format!("is written as a capture, but {to} is empty"),
                 &["C.9"],
             ));
@@ -605,7 +638,7 @@ impl Candidate<'_> {
         };
         refusal(
             Stage::KingSafety,
-            "king_safety",
+            RejectionKind::KingSafety,
             reason,
             &["3.9.2", "1.4.1"],
         )

@@ -5,7 +5,7 @@ use shakmaty::san::{San, SanError};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, MoveList, Position, Role, Square, attacks};
 
-use super::legality::{MoveRejection, explain_illegal_san, explain_illegal_uci};
+use super::legality::{MoveRejection, RejectionKind, explain_illegal_san, explain_illegal_uci};
 
 /// A move as the user wrote it, read into a notation we understand.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,7 +118,7 @@ pub fn resolve_move(pos: &Chess, text: &str, mode: CastlingMode) -> Result<Move,
         return Err(MoveRejection {
             reason: "promotes to a king or a pawn, which is never allowed: the pawn must become a queen, rook, bishop or knight (3.7.3.3)".into(),
             articles: vec!["3.7.3.3".into()],
-            kind: "promotion",
+            kind: RejectionKind::Promotion,
         });
     }
     let parsed = parse_move_text(text).map_err(MoveRejection::notation)?;
@@ -143,7 +143,7 @@ pub fn resolve_move(pos: &Chess, text: &str, mode: CastlingMode) -> Result<Move,
                         candidates.join(", ")
                     ),
                     articles: vec!["C.10".into()],
-                    kind: "ambiguous",
+                    kind: RejectionKind::Ambiguous,
                 })
             }
             // FIDE notation may leave out the "x" of a capture (C.9); accept it either way.

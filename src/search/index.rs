@@ -77,12 +77,23 @@ pub struct Hit {
     pub page_title: String,
     pub anchor: String,
     pub url: String,
-    pub kind: &'static str,
+    /// The kind of page the passage is on (`law`, `guide`, `rulings`).
+    pub kind: PageKind,
     pub score: f32,
     /// Highlighted HTML snippet of the passage text (empty when the `SearchMode` asks for none).
     pub snippet: String,
     /// `article` when the query named this article, `search` otherwise.
-    pub matched_by: &'static str,
+    pub matched_by: MatchedBy,
+}
+
+/// How a [`Hit`] was found; serialized in `lowercase`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MatchedBy {
+    /// The query named this article ("9.2", "article 9.2").
+    Article,
+    /// The full-text search ranked it.
+    Search,
 }
 
 /// What a search returns besides the ranking.
@@ -1177,7 +1188,7 @@ impl SearchIndex {
             } else {
                 String::new()
             };
-            let mut hit = self.hit(book, idx, score, &snippet, "search");
+            let mut hit = self.hit(book, idx, score, &snippet, MatchedBy::Search);
             if article.is_some() {
                 hit.article = article;
             }
@@ -1209,7 +1220,7 @@ impl SearchIndex {
                 .map(|(i, _)| i);
             if let Some(idx) = relating {
                 seen.insert(idx);
-                hits.push(self.hit(book, idx, 1000.0, "", "article"));
+                hits.push(self.hit(book, idx, 1000.0, "", MatchedBy::Article));
             }
         }
         for number in named {
@@ -1218,7 +1229,7 @@ impl SearchIndex {
                     .and_then(|p| book.passages.iter().position(|q| std::ptr::eq(q, p)))
             }) && seen.insert(idx)
             {
-                hits.push(self.hit(book, idx, 1000.0, "", "article"));
+                hits.push(self.hit(book, idx, 1000.0, "", MatchedBy::Article));
             }
         }
         (hits, seen)
@@ -1497,7 +1508,7 @@ impl SearchIndex {
         idx: usize,
         score: f32,
         snippet: &str,
-        matched_by: &'static str,
+        matched_by: MatchedBy,
     ) -> Hit {
         let p: &Passage = &book.passages[idx];
         let page_title = book
@@ -1521,7 +1532,7 @@ impl SearchIndex {
             page_title,
             anchor: p.anchor.clone(),
             url: p.url(),
-            kind: p.kind.as_str(),
+            kind: p.kind,
             score,
             snippet,
             matched_by,

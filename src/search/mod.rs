@@ -11,5 +11,5 @@ pub mod disk;
 mod index;
 mod vocabulary;
 
-pub use index::{Hit, IndexError, SearchIndex, SearchMode, Tuning};
+pub use index::{Hit, IndexError, MatchedBy, SearchIndex, SearchMode, Tuning};
 pub use vocabulary::Vocabulary;

@@ -28,7 +28,7 @@ pub use start::{Start, StartError, Variant, start_position, variant};
 
 use super::error::RulesError;
 use super::game::{Game, move_number};
-use super::legality::MoveRejection;
+use super::legality::{MoveRejection, RejectionKind};
 use super::notation::resolve_move;
 
 /// The legal move a main-line token denotes: strict SAN first (the common case, no
@@ -120,7 +120,7 @@ pub fn replay(text: &str, game: &GameText) -> Result<Game, RulesError> {
         let m = resolve(&pos, raw, start.mode).map_err(|r| RulesError::IllegalMove {
             ply: k + 1,
             text: label(&pos, raw),
-            reason: if r.kind == "notation" {
+            reason: if r.kind == RejectionKind::Notation {
                 format!("cannot be read: {}", r.reason)
             } else {
                 r.reason
