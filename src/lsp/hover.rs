@@ -7,7 +7,7 @@ use super::diagnostics::{Finding, FindingKind, analyse_game, label, replay};
 use super::movetext::{GameText, PgnText, Span, normalise_result};
 use crate::rules::describe::capitalised;
 use crate::rules::game::Game;
-use crate::rules::report::{article_for_move, describe_legal_move};
+use crate::rules::report::{GameOutcome, Report, article_for_move, describe_legal_move};
 use crate::rules::winnability::SolverBudget;
 use crate::rules::{CheckOptions, check};
 
@@ -84,6 +84,9 @@ pub fn hover(
     None
 }
 
+/// The hover on a move of the main line: why it was not checked, why it is not legal, or,
+/// for a legal move, what it did and the articles that govern it, followed by the findings
+/// on it. The early returns mirror the order in which the diagnostics stop checking a game.
 fn move_hover(
     text: &str,
     game: &GameText,
@@ -133,41 +136,24 @@ fn move_hover(
             markdown: format!("**{lbl}** could not be read."),
         };
     };
-    let mut after = pos.clone();
-    after.play_unchecked(m);
-    let mut articles: Vec<&str> = Vec::new();
-    let what = match m {
-        Move::Castle { king, rook } => {
-            articles.push("3.8.2");
-            if replayed.start.mode == CastlingMode::Chess960 {
-                articles.push("II.3");
-            }
-            castling_words(&pos, king, rook, replayed.start.mode)
-        }
-        _ => {
-            articles.push(article_for_move(m));
-            if m.is_capture() && !m.is_en_passant() {
-                articles.push("3.1.1");
-            }
-            describe_legal_move(&pos, m)
-        }
-    };
-    if after.is_checkmate() {
-        articles.push("5.1.1");
-    } else if after.is_check() {
-        articles.push("3.9.1");
-    } else if after.is_stalemate() {
-        articles.push("5.2.1");
+    HoverText {
+        span,
+        markdown: legal_move_markdown(&lbl, &pos, m, replayed.start.mode, &here, link),
     }
-    let mut what = upper_first(&what);
-    if m.is_castle() {
-        if after.is_checkmate() {
-            what.push_str("; it is checkmate (5.1.1)");
-        } else if after.is_check() {
-            what.push_str("; it gives check (3.9.1)");
-        }
-    }
-    articles.dedup();
+}
+
+/// The hover text of a legal move: who moved, what the move did, the articles as links, and
+/// the findings on the move (a wrong check sign, a claim that became available…), which do
+/// not make it illegal but are worth seeing where the move is.
+fn legal_move_markdown(
+    lbl: &str,
+    pos: &Chess,
+    m: Move,
+    mode: CastlingMode,
+    here: &[&Finding],
+    link: &dyn Fn(&str) -> String,
+) -> String {
+    let (what, articles) = legal_move_words(pos, m, mode);
     let mut md = format!(
         "**{lbl}** — {}'s move, legal\n\n{what}.\n\nRules: {}",
         capitalised(pos.turn()),
@@ -183,10 +169,51 @@ fn move_hover(
             md.push_str(&format!("- {}\n", f.message));
         }
     }
-    HoverText {
-        span,
-        markdown: md.trim_end().to_string(),
+    md.trim_end().to_string()
+}
+
+/// What a legal move `m` from `pos` does, as a sentence starting with a capital, and the
+/// articles that govern it: the move's own article, capture, and check, mate or stalemate
+/// when the move gives it. Castling gets its own words because a generic description would
+/// not say where king and rook end up, which is the point of the rule (and of Chess960's).
+fn legal_move_words(pos: &Chess, m: Move, mode: CastlingMode) -> (String, Vec<&'static str>) {
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    let mut articles: Vec<&'static str> = Vec::new();
+    let what = match m {
+        Move::Castle { king, rook } => {
+            articles.push("3.8.2");
+            if mode == CastlingMode::Chess960 {
+                articles.push("II.3");
+            }
+            castling_words(pos, king, rook, mode)
+        }
+        _ => {
+            articles.push(article_for_move(m));
+            if m.is_capture() && !m.is_en_passant() {
+                articles.push("3.1.1");
+            }
+            describe_legal_move(pos, m)
+        }
+    };
+    if after.is_checkmate() {
+        articles.push("5.1.1");
+    } else if after.is_check() {
+        articles.push("3.9.1");
+    } else if after.is_stalemate() {
+        articles.push("5.2.1");
     }
+    let mut what = upper_first(&what);
+    // describe_legal_move already says check and mate; castling_words does not.
+    if m.is_castle() {
+        if after.is_checkmate() {
+            what.push_str("; it is checkmate (5.1.1)");
+        } else if after.is_check() {
+            what.push_str("; it gives check (3.9.1)");
+        }
+    }
+    articles.dedup();
+    (what, articles)
 }
 
 fn castling_words(pos: &Chess, king: Square, rook: Square, mode: CastlingMode) -> String {
@@ -226,6 +253,10 @@ fn upper_first(s: &str) -> String {
     }
 }
 
+/// The hover on a result (the movetext's or the Result tag, `which` says): the warnings on
+/// it, then what the final position says: how the game ended on the board and whether the
+/// written result agrees, or, when it did not end there, the ways a result can still come
+/// about. A game stopped before its end cannot be judged, and the hover says why.
 fn result_hover(
     text: &str,
     game: &GameText,
@@ -255,30 +286,13 @@ fn result_hover(
     let upto = stop
         .and_then(|s| game.moves.iter().position(|m| m.span == s.span))
         .unwrap_or(game.moves.len());
-    let replayed = match replay(text, game, upto) {
-        Ok(r) => r,
-        Err(f) => {
-            md.push_str(&format!(
-                "The final position cannot be judged: {}",
-                f.message
-            ));
+    let g = match final_game(text, game, upto) {
+        Ok(g) => g,
+        Err(why) => {
+            md.push_str(&why);
             return HoverText { span, markdown: md };
         }
     };
-    let mut g = match Game::new(None) {
-        Ok(g) => g,
-        Err(e) => {
-            return HoverText {
-                span,
-                markdown: format!("{md}{e}"),
-            };
-        }
-    };
-    g.start = replayed.start.pos.clone();
-    g.mode = replayed.start.mode;
-    for m in &replayed.moves {
-        g.push(*m);
-    }
     let report = check(
         &g,
         None,
@@ -287,7 +301,40 @@ fn result_hover(
             skip_solver: false,
         },
     );
-    let after = match g.plies.last() {
+    md.push_str(&format!(
+        "**The final position** ({}): `{}`\n\n",
+        last_move_words(&g),
+        report.fen
+    ));
+    match &report.outcome {
+        Some(o) => md.push_str(&ended_on_board(o, written, warned, link)),
+        None => md.push_str(&not_ended_on_board(&report, link)),
+    }
+    HoverText {
+        span,
+        markdown: md.trim_end().to_string(),
+    }
+}
+
+/// The game's first `upto` moves as a [`Game`], so that the checker that answers
+/// `arbiter check` judges the final position too and the hover says the same. `Err` is the
+/// text that explains why there is no such game.
+fn final_game(text: &str, game: &GameText, upto: usize) -> Result<Game, String> {
+    let replayed = replay(text, game, upto)
+        .map_err(|f| format!("The final position cannot be judged: {}", f.message))?;
+    let mut g = Game::new(None).map_err(|e| e.to_string())?;
+    g.start = replayed.start.pos.clone();
+    g.mode = replayed.start.mode;
+    for m in &replayed.moves {
+        g.push(*m);
+    }
+    Ok(g)
+}
+
+/// Names the final position by its last move ("after 2... Qh4#"), which a reader finds in
+/// the movetext more easily than a FEN.
+fn last_move_words(g: &Game) -> String {
+    match g.plies.last() {
         Some(p) => format!(
             "after {}{}{}",
             p.number,
@@ -295,57 +342,61 @@ fn result_hover(
             p.san
         ),
         None => "the start position".into(),
-    };
+    }
+}
+
+/// The lines for a game that ended on the board: how, and whether the written result
+/// agrees. A disagreement is not repeated when a warning on the result already said it.
+fn ended_on_board(
+    o: &GameOutcome,
+    written: &str,
+    warned: bool,
+    link: &dyn Fn(&str) -> String,
+) -> String {
+    let mut md = format!(
+        "- The game ended on the board: {} — the result is **{}**. {}\n",
+        o.explanation,
+        o.result,
+        link(o.article)
+    );
+    if written == o.result {
+        md.push_str("- The written result agrees.\n");
+    } else if !warned {
+        md.push_str(&format!("- The written result {written} does not.\n"));
+    }
+    md
+}
+
+/// The lines for a game that did not end on the board: any result other than * came from
+/// off the board, so the hover lists what the position says about each way it could have:
+/// resignation, the flag, a dead position, and the draws that can be claimed.
+fn not_ended_on_board(report: &Report, link: &dyn Fn(&str) -> String) -> String {
+    let mut md = format!(
+        "- The game did not end on the board ({} to move), so a result other than * came from a resignation ({}), a flag ({}), an agreed draw ({}) or an arbiter's decision.\n",
+        upper_first(report.turn),
+        link("5.1.2"),
+        link("6.9"),
+        link("5.2.3")
+    );
+    for ruling in [
+        &report.resignation.white,
+        &report.resignation.black,
+        &report.flag_info.white,
+        &report.flag_info.black,
+    ] {
+        md.push_str(&format!("- {}.\n", upper_first(&ruling.reason)));
+    }
     md.push_str(&format!(
-        "**The final position** ({after}): `{}`\n\n",
-        report.fen
+        "- Dead position: {}.\n",
+        report.dead_position_info.reason
     ));
-    match &report.outcome {
-        Some(o) => {
-            md.push_str(&format!(
-                "- The game ended on the board: {} — the result is **{}**. {}\n",
-                o.explanation,
-                o.result,
-                link(o.article)
-            ));
-            if written == o.result {
-                md.push_str("- The written result agrees.\n");
-            } else if !warned {
-                md.push_str(&format!("- The written result {written} does not.\n"));
-            }
-        }
-        None => {
-            md.push_str(&format!(
-                "- The game did not end on the board ({} to move), so a result other than * came from a resignation ({}), a flag ({}), an agreed draw ({}) or an arbiter's decision.\n",
-                upper_first(report.turn),
-                link("5.1.2"),
-                link("6.9"),
-                link("5.2.3")
-            ));
-            for ruling in [
-                &report.resignation.white,
-                &report.resignation.black,
-                &report.flag_info.white,
-                &report.flag_info.black,
-            ] {
-                md.push_str(&format!("- {}.\n", upper_first(&ruling.reason)));
-            }
-            md.push_str(&format!(
-                "- Dead position: {}.\n",
-                report.dead_position_info.reason
-            ));
-            if report.repetition.threefold_now || !report.repetition.threefold_by_move.is_empty() {
-                md.push_str(&format!("- Repetition: {}.\n", report.repetition.reason));
-            }
-            if report.fifty_moves.claim_now || !report.fifty_moves.claim_by_move.is_empty() {
-                md.push_str(&format!("- Fifty moves: {}.\n", report.fifty_moves.reason));
-            }
-        }
+    if report.repetition.threefold_now || !report.repetition.threefold_by_move.is_empty() {
+        md.push_str(&format!("- Repetition: {}.\n", report.repetition.reason));
     }
-    HoverText {
-        span,
-        markdown: md.trim_end().to_string(),
+    if report.fifty_moves.claim_now || !report.fifty_moves.claim_by_move.is_empty() {
+        md.push_str(&format!("- Fifty moves: {}.\n", report.fifty_moves.reason));
     }
+    md
 }
 
 #[cfg(test)]

@@ -651,10 +651,41 @@ impl Server {
 /// the module documentation).
 pub fn serve(arbiter: Arc<Arbiter>, connection: &Connection) -> i32 {
     let sender = connection.sender.clone();
-    let mut server = Server::new(arbiter, Box::new(move |m| sender.send(m).is_ok()));
+    let server = Server::new(arbiter, Box::new(move |m| sender.send(m).is_ok()));
     let in_flight = Arc::clone(&server.in_flight);
     let (jobs, queue) = std::sync::mpsc::channel::<Message>();
-    let worker = std::thread::Builder::new()
+    let worker = match spawn_worker(server, queue) {
+        Ok(w) => w,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot start the worker thread");
+            return 1;
+        }
+    };
+    let mut reception = Reception {
+        connection,
+        jobs,
+        in_flight,
+        phase: Phase::Uninitialized,
+    };
+    let code = reception.run();
+    // The client is gone or said exit: stop the work under way and let the worker end (it
+    // does as soon as its job returns, which a cancelled solver makes quick).
+    reception.cancel_all();
+    drop(reception);
+    if code == 0 {
+        let _ = worker.join();
+    }
+    code
+}
+
+/// Starts the thread that handles documents, hovers and the custom requests in the order
+/// they arrive. It runs apart from the main loop so that a long diagnosis never delays
+/// `shutdown` or a cancellation; it ends when the queue's sender is dropped.
+fn spawn_worker(
+    mut server: Server,
+    queue: std::sync::mpsc::Receiver<Message>,
+) -> std::io::Result<std::thread::JoinHandle<()>> {
+    std::thread::Builder::new()
         .name("lsp-worker".into())
         .spawn(move || {
             use std::sync::mpsc::TryRecvError;
@@ -678,113 +709,138 @@ pub fn serve(arbiter: Arc<Arbiter>, connection: &Connection) -> i32 {
                     Err(TryRecvError::Disconnected) => None,
                 };
             }
-        });
-    let worker = match worker {
-        Ok(w) => w,
-        Err(e) => {
-            tracing::error!(error = %e, "cannot start the worker thread");
-            return 1;
+        })
+}
+
+/// The main loop's side of a connection: it reads every message, answers what the protocol's
+/// state alone decides (requests before `initialize`, after `shutdown`, and `shutdown`
+/// itself), cancels work that a message makes useless, and queues the rest for the worker.
+/// Keeping this apart from the worker is what lets `shutdown` be answered at once.
+struct Reception<'c> {
+    connection: &'c Connection,
+    /// The worker's queue; dropping it lets the worker end.
+    jobs: std::sync::mpsc::Sender<Message>,
+    in_flight: Arc<Mutex<InFlight>>,
+    phase: Phase,
+}
+
+impl Reception<'_> {
+    /// Reads messages until `exit` or until the client goes away, and returns the exit code:
+    /// 0 for an `exit` after `shutdown`, 1 otherwise.
+    fn run(&mut self) -> i32 {
+        while let Ok(msg) = self.connection.receiver.recv() {
+            match msg {
+                Message::Request(req) => self.request(req),
+                Message::Notification(n) if n.method == "exit" => {
+                    return if self.phase == Phase::ShuttingDown {
+                        0
+                    } else {
+                        1
+                    };
+                }
+                Message::Notification(n) if self.phase == Phase::Running => self.notification(n),
+                Message::Notification(_) | Message::Response(_) => {}
+            }
         }
-    };
-    let reply = |id: RequestId, result: Result<Value, ResponseError>| {
+        1
+    }
+
+    /// Answers a request the protocol's state decides, or queues it for the worker. The
+    /// worker keeps its own copy of the state, so `initialize` goes to it as well.
+    fn request(&mut self, req: Request) {
+        match (self.phase, req.method.as_str()) {
+            (Phase::Uninitialized, "initialize") => {
+                self.phase = Phase::Running;
+                let _ = self.jobs.send(Message::Request(req));
+            }
+            (Phase::Uninitialized, _) => self.reply(
+                req.id,
+                Err(error(
+                    ErrorCode::ServerNotInitialized as i32,
+                    "the server is not initialized: send initialize first",
+                    None,
+                )),
+            ),
+            (Phase::ShuttingDown, _) => self.reply(
+                req.id,
+                Err(error(
+                    ErrorCode::InvalidRequest as i32,
+                    "the server is shutting down: only exit is accepted",
+                    None,
+                )),
+            ),
+            (Phase::Running, "initialize") => self.reply(
+                req.id,
+                Err(error(
+                    ErrorCode::InvalidRequest as i32,
+                    "initialize was already received",
+                    None,
+                )),
+            ),
+            (Phase::Running, "shutdown") => {
+                self.phase = Phase::ShuttingDown;
+                self.cancel_all();
+                self.reply(req.id, Ok(Value::Null));
+            }
+            (Phase::Running, _) => {
+                let _ = self.jobs.send(Message::Request(req));
+            }
+        }
+    }
+
+    /// Cancels what a notification makes useless, then queues it for the worker (which
+    /// ignores `$/cancelRequest` itself: the cancelling has to happen here, while the worker
+    /// is busy).
+    fn notification(&mut self, n: Notification) {
+        match n.method.as_str() {
+            "$/cancelRequest" => self.cancel_request(&n.params),
+            // An edit makes the diagnosis under way stale.
+            "textDocument/didOpen" | "textDocument/didChange" | "textDocument/didClose" => {
+                if let Some(t) = &self.in_flight().diagnosis {
+                    t.cancel();
+                }
+            }
+            _ => {}
+        }
+        let _ = self.jobs.send(Message::Notification(n));
+    }
+
+    /// Cancels the request `$/cancelRequest` names if the worker is answering it now; a
+    /// request still queued is answered normally, which the protocol allows.
+    fn cancel_request(&self, params: &Value) {
+        let id = params
+            .get("id")
+            .cloned()
+            .and_then(|v| serde_json::from_value::<RequestId>(v).ok());
+        let guard = self.in_flight();
+        if let (Some(id), Some((current, token))) = (id, &guard.request)
+            && &id == current
+        {
+            token.cancel();
+        }
+    }
+
+    /// Stops the request and the diagnosis under way, for `shutdown` and the end of the
+    /// connection.
+    fn cancel_all(&self) {
+        self.in_flight().cancel_all()
+    }
+
+    /// The worker's state; a worker that panicked while holding the lock leaves it usable,
+    /// since cancelling must work regardless.
+    fn in_flight(&self) -> std::sync::MutexGuard<'_, InFlight> {
+        self.in_flight.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Answers a request straight from the main loop; a closed connection is not an error
+    /// here, since the loop ends when the client goes away anyway.
+    fn reply(&self, id: RequestId, result: Result<Value, ResponseError>) {
         let response = Response {
             id,
             response_result: result,
         };
-        let _ = connection.sender.send(response.into());
-    };
-    let cancel_all = || {
-        in_flight
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .cancel_all()
-    };
-    let mut phase = Phase::Uninitialized;
-    let mut code = 1;
-    while let Ok(msg) = connection.receiver.recv() {
-        match msg {
-            Message::Request(req) => match (phase, req.method.as_str()) {
-                (Phase::Uninitialized, "initialize") => {
-                    phase = Phase::Running;
-                    let _ = jobs.send(Message::Request(req));
-                }
-                (Phase::Uninitialized, _) => reply(
-                    req.id,
-                    Err(error(
-                        ErrorCode::ServerNotInitialized as i32,
-                        "the server is not initialized: send initialize first",
-                        None,
-                    )),
-                ),
-                (Phase::ShuttingDown, _) => reply(
-                    req.id,
-                    Err(error(
-                        ErrorCode::InvalidRequest as i32,
-                        "the server is shutting down: only exit is accepted",
-                        None,
-                    )),
-                ),
-                (Phase::Running, "initialize") => reply(
-                    req.id,
-                    Err(error(
-                        ErrorCode::InvalidRequest as i32,
-                        "initialize was already received",
-                        None,
-                    )),
-                ),
-                (Phase::Running, "shutdown") => {
-                    phase = Phase::ShuttingDown;
-                    cancel_all();
-                    reply(req.id, Ok(Value::Null));
-                }
-                (Phase::Running, _) => {
-                    let _ = jobs.send(Message::Request(req));
-                }
-            },
-            Message::Notification(n) if n.method == "exit" => {
-                code = if phase == Phase::ShuttingDown { 0 } else { 1 };
-                break;
-            }
-            Message::Notification(n) if phase == Phase::Running => {
-                match n.method.as_str() {
-                    "$/cancelRequest" => {
-                        let id = n
-                            .params
-                            .get("id")
-                            .cloned()
-                            .and_then(|v| serde_json::from_value::<RequestId>(v).ok());
-                        let guard = in_flight.lock().unwrap_or_else(|e| e.into_inner());
-                        if let (Some(id), Some((current, token))) = (id, &guard.request)
-                            && &id == current
-                        {
-                            token.cancel();
-                        }
-                    }
-                    // An edit makes the diagnosis under way stale.
-                    "textDocument/didOpen" | "textDocument/didChange" | "textDocument/didClose" => {
-                        if let Some(t) = &in_flight
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .diagnosis
-                        {
-                            t.cancel();
-                        }
-                    }
-                    _ => {}
-                }
-                let _ = jobs.send(Message::Notification(n));
-            }
-            Message::Notification(_) | Message::Response(_) => {}
-        }
+        let _ = self.connection.sender.send(response.into());
     }
-    // The client is gone or said exit: stop the work under way and let the worker end (it
-    // does as soon as its job returns, which a cancelled solver makes quick).
-    cancel_all();
-    drop(jobs);
-    if code == 0 {
-        let _ = worker.join();
-    }
-    code
 }
 
 /// `arbiter lsp`: serves the client on stdin/stdout.

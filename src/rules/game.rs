@@ -5,7 +5,7 @@
 use shakmaty::fen::Fen;
 use shakmaty::{
     ByColor, CastlingMode, CastlingSide, Chess, Color, File, FromSetup, Move, Position,
-    PositionErrorKinds, Role, Setup,
+    PositionError, PositionErrorKinds, Role, Setup,
 };
 
 use super::describe::color_name;
@@ -78,6 +78,36 @@ pub fn parse_fen_in(
 ) -> Result<(Chess, CastlingMode, Vec<String>), RulesError> {
     let text = text.trim();
     let fields: Vec<&str> = text.split_whitespace().collect();
+    check_field_count(&fields)?;
+    check_board_field(fields[0])?;
+    // shakmaty saturates numbers that overflow (a clock of 99999999999999999999 would read as
+    // 4294967295, a 75-move draw): refuse them instead.
+    for idx in [4, 5] {
+        if let Some(value) = fields.get(idx) {
+            check_number_field(idx, value)?;
+        }
+    }
+    let fen: Fen = text.parse().map_err(|e| fen_syntax_error(e, &fields))?;
+    let castling_field = fields.get(2).copied().unwrap_or("-");
+    let mode = castling_mode(chess960, castling_field);
+    let setup = fen.into_setup();
+    let first = Chess::from_setup(setup.clone(), mode);
+    if mode == CastlingMode::Standard
+        && let Err(err) = &first
+        && let Some((pos, notes)) = x_fen_chess960(&setup, err.kinds(), castling_field)
+    {
+        return Ok((pos, CastlingMode::Chess960, notes));
+    }
+    let (pos, warnings) = match first {
+        Ok(p) => (p, Vec::new()),
+        Err(err) => drop_impossible_rights(err)?,
+    };
+    Ok((pos, mode, warnings))
+}
+
+/// A FEN has one to six fields; checked first so that the errors after it can name a field
+/// that exists.
+fn check_field_count(fields: &[&str]) -> Result<(), RulesError> {
     if fields.is_empty() {
         return Err(RulesError::InvalidFen {
             field: "board",
@@ -94,41 +124,41 @@ pub fn parse_fen_in(
             ),
         });
     }
-    check_board_field(fields[0])?;
-    // shakmaty saturates numbers that overflow (a clock of 99999999999999999999 would read as
-    // 4294967295, a 75-move draw): refuse them instead.
-    for idx in [4, 5] {
-        if let Some(value) = fields.get(idx) {
-            check_number_field(idx, value)?;
-        }
+    Ok(())
+}
+
+/// Turns shakmaty's syntax error into one that names the field, quotes its value and says
+/// what was expected there, since shakmaty's own error says only which field failed.
+fn fen_syntax_error(e: shakmaty::fen::ParseFenError, fields: &[&str]) -> RulesError {
+    use shakmaty::fen::ParseFenError as E;
+    let idx = match e {
+        E::InvalidBoard | E::InvalidPocket | E::InvalidFen => 0,
+        E::InvalidTurn => 1,
+        E::InvalidCastling => 2,
+        E::InvalidEpSquare => 3,
+        E::InvalidHalfmoveClock => 4,
+        E::InvalidFullmoves => 5,
+        E::InvalidRemainingChecks => 5,
+    };
+    let value = fields.get(idx).copied().unwrap_or("");
+    let expect = match idx {
+        0 => "eight ranks of pieces (KQRBNP, kqrbnp) and digits, separated by '/'",
+        1 => "'w' or 'b'",
+        2 => "'-' or letters from KQkq (or file letters for Chess960)",
+        3 => "'-' or a square on the third or sixth rank, like e3",
+        4 => "a whole number of half-moves",
+        _ => "a whole number, 1 or more",
+    };
+    RulesError::InvalidFen {
+        field: FEN_FIELDS[idx],
+        detail: format!("{value:?} is not valid: expected {expect}"),
     }
-    let fen: Fen = text.parse().map_err(|e: shakmaty::fen::ParseFenError| {
-        use shakmaty::fen::ParseFenError as E;
-        let idx = match e {
-            E::InvalidBoard | E::InvalidPocket | E::InvalidFen => 0,
-            E::InvalidTurn => 1,
-            E::InvalidCastling => 2,
-            E::InvalidEpSquare => 3,
-            E::InvalidHalfmoveClock => 4,
-            E::InvalidFullmoves => 5,
-            E::InvalidRemainingChecks => 5,
-        };
-        let value = fields.get(idx).copied().unwrap_or("");
-        let expect = match idx {
-            0 => "eight ranks of pieces (KQRBNP, kqrbnp) and digits, separated by '/'",
-            1 => "'w' or 'b'",
-            2 => "'-' or letters from KQkq (or file letters for Chess960)",
-            3 => "'-' or a square on the third or sixth rank, like e3",
-            4 => "a whole number of half-moves",
-            _ => "a whole number, 1 or more",
-        };
-        RulesError::InvalidFen {
-            field: FEN_FIELDS[idx],
-            detail: format!("{value:?} is not valid: expected {expect}"),
-        }
-    })?;
-    let castling_field = fields.get(2).copied().unwrap_or("-");
-    let mode = if chess960
+}
+
+/// Chess960 castling when the game is known to be Chess960 or the castling field uses file
+/// letters (Shredder-FEN), which only Chess960 needs; standard castling otherwise.
+fn castling_mode(chess960: bool, castling_field: &str) -> CastlingMode {
+    if chess960
         || castling_field
             .chars()
             .any(|c| matches!(c.to_ascii_lowercase(), 'a'..='h'))
@@ -136,54 +166,45 @@ pub fn parse_fen_in(
         CastlingMode::Chess960
     } else {
         CastlingMode::Standard
-    };
-    let mut warnings = Vec::new();
-    let setup = fen.into_setup();
-    let first = Chess::from_setup(setup.clone(), mode);
-    if mode == CastlingMode::Standard
-        && let Err(err) = &first
-        && let Some((pos, notes)) = x_fen_chess960(&setup, err.kinds(), castling_field)
-    {
-        return Ok((pos, CastlingMode::Chess960, notes));
     }
-    let pos = match first {
+}
+
+/// Accepts a position whose only faults are castling rights or an en passant square it
+/// cannot have: those are dropped with a warning each rather than refusing the FEN, since
+/// the rest of the position is still usable. Any other fault is an error.
+fn drop_impossible_rights(err: PositionError<Chess>) -> Result<(Chess, Vec<String>), RulesError> {
+    let kinds = err.kinds();
+    let fatal =
+        kinds - PositionErrorKinds::INVALID_CASTLING_RIGHTS - PositionErrorKinds::INVALID_EP_SQUARE;
+    if !fatal.is_empty() {
+        return Err(RulesError::IllegalPosition {
+            problems: describe_position_errors(kinds),
+        });
+    }
+    let mut warnings = Vec::new();
+    if kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) {
+        warnings.push(
+            "the FEN gives castling rights that the position cannot have (the king or \
+             rook is not on its original square); they were dropped (3.8.2.1)"
+                .into(),
+        );
+    }
+    if kinds.contains(PositionErrorKinds::INVALID_EP_SQUARE) {
+        warnings.push(
+            "the FEN gives an en passant square that no two-square pawn advance explains; \
+             it was dropped (3.7.3.1)"
+                .into(),
+        );
+    }
+    let pos = match err.ignore_invalid_castling_rights() {
         Ok(p) => p,
-        Err(err) => {
-            let kinds = err.kinds();
-            let fatal = kinds
-                - PositionErrorKinds::INVALID_CASTLING_RIGHTS
-                - PositionErrorKinds::INVALID_EP_SQUARE;
-            if !fatal.is_empty() {
-                return Err(RulesError::IllegalPosition {
-                    problems: describe_position_errors(kinds),
-                });
-            }
-            if kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) {
-                warnings.push(
-                    "the FEN gives castling rights that the position cannot have (the king or \
-                     rook is not on its original square); they were dropped (3.8.2.1)"
-                        .into(),
-                );
-            }
-            if kinds.contains(PositionErrorKinds::INVALID_EP_SQUARE) {
-                warnings.push(
-                    "the FEN gives an en passant square that no two-square pawn advance explains; \
-                     it was dropped (3.7.3.1)"
-                        .into(),
-                );
-            }
-            match err.ignore_invalid_castling_rights() {
-                Ok(p) => p,
-                Err(err) => {
-                    err.ignore_invalid_ep_square()
-                        .map_err(|e| RulesError::IllegalPosition {
-                            problems: describe_position_errors(e.kinds()),
-                        })?
-                }
-            }
-        }
+        Err(err) => err
+            .ignore_invalid_ep_square()
+            .map_err(|e| RulesError::IllegalPosition {
+                problems: describe_position_errors(e.kinds()),
+            })?,
     };
-    Ok((pos, mode, warnings))
+    Ok((pos, warnings))
 }
 
 /// The half-move clock and the full-move number: whole numbers that fit in 32 bits.

@@ -137,47 +137,83 @@ pub async fn serve(
     limits: ConnectionLimits,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
-    let slots = Arc::new(Mutex::new(Slots::default()));
-    let (closing_tx, closing_rx) = tokio::sync::watch::channel(false);
-    let mut tasks: JoinSet<()> = JoinSet::new();
+    let mut acceptor = Acceptor::new(app, limits);
     let mut shutdown = std::pin::pin!(shutdown);
-    let mut builder = http1::Builder::new();
-    builder
-        .timer(TokioTimer::new())
-        .header_read_timeout(limits.header_read)
-        .max_header_size(MAX_HEAD_BYTES)
-        .max_headers(100)
-        // Our IO wrapper rewrites hyper's own error answers; it needs them in one write.
-        .writev(false);
     loop {
         let (stream, _peer) = tokio::select! {
             _ = &mut shutdown => break,
-            Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
+            Some(_) = acceptor.tasks.join_next(), if !acceptor.tasks.is_empty() => continue,
             accepted = listener.accept() => match accepted {
                 Ok(pair) => pair,
                 Err(e) => {
-                    // Out of file descriptors (or a connection reset before it was
-                    // accepted): free a slot if one is idle, and try again shortly.
-                    tracing::warn!(error = %e, "accept failed");
-                    if let Ok(mut s) = slots.lock() {
-                        s.evict_idlest();
-                    }
-                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    acceptor.accept_failed(e).await;
                     continue;
                 }
             },
         };
+        acceptor.admit(stream);
+    }
+    drop(listener);
+    acceptor.drain().await;
+    Ok(())
+}
+
+/// The accept loop's state: the open connections, the tasks serving them, and what a new
+/// connection needs. It is a struct because accepting, admitting and draining all work on
+/// the same slots and tasks.
+struct Acceptor {
+    app: Router,
+    limits: ConnectionLimits,
+    builder: http1::Builder,
+    slots: Arc<Mutex<Slots>>,
+    tasks: JoinSet<()>,
+    /// Set to true when shutdown begins, which closes the connections gracefully.
+    closing_tx: tokio::sync::watch::Sender<bool>,
+    /// Kept so that every connection can be handed one, and so that the send at shutdown
+    /// always has a receiver (a watch channel with none would drop the value).
+    closing_rx: tokio::sync::watch::Receiver<bool>,
+}
+
+impl Acceptor {
+    fn new(app: Router, limits: ConnectionLimits) -> Acceptor {
+        let (closing_tx, closing_rx) = tokio::sync::watch::channel(false);
+        Acceptor {
+            app,
+            builder: http1_builder(limits),
+            limits,
+            slots: Arc::new(Mutex::new(Slots::default())),
+            tasks: JoinSet::new(),
+            closing_tx,
+            closing_rx,
+        }
+    }
+
+    /// Handles a failed accept: usually the process is out of file descriptors (or a
+    /// connection was reset before it was accepted), so it frees a slot if one is idle and
+    /// waits a little before the next try, rather than spinning on the same error.
+    async fn accept_failed(&self, e: io::Error) {
+        tracing::warn!(error = %e, "accept failed");
+        if let Ok(mut s) = self.slots.lock() {
+            s.evict_idlest();
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    /// Gives an accepted connection a slot and a task serving it. When every slot is taken,
+    /// the connection idle the longest makes room; when all are busy, the newcomer is turned
+    /// away with a 503 instead of waiting unseen.
+    fn admit(&mut self, stream: TcpStream) {
         let _ = stream.set_nodelay(true);
-        let mut guard = slots.lock().unwrap_or_else(|e| e.into_inner());
+        let mut guard = self.slots.lock().unwrap_or_else(|e| e.into_inner());
         guard.open.retain(|_, s| !s.abort.is_finished());
-        if guard.open.len() >= limits.max_connections && !guard.evict_idlest() {
+        if guard.open.len() >= self.limits.max_connections && !guard.evict_idlest() {
             drop(guard);
             tracing::warn!(
-                max = limits.max_connections,
+                max = self.limits.max_connections,
                 "every connection is busy; a newcomer was turned away"
             );
-            tasks.spawn(turn_away(stream));
-            continue;
+            self.tasks.spawn(turn_away(stream));
+            return;
         }
         let id = guard.next;
         guard.next += 1;
@@ -185,14 +221,14 @@ pub async fn serve(
         let idle_since = Arc::new(Mutex::new(Instant::now()));
         let conn = connection(
             stream,
-            app.clone(),
-            builder.clone(),
+            self.app.clone(),
+            self.builder.clone(),
             Arc::clone(&busy),
             Arc::clone(&idle_since),
-            closing_rx.clone(),
+            self.closing_rx.clone(),
         );
-        let slots_for_task = Arc::clone(&slots);
-        let abort = tasks.spawn(async move {
+        let slots_for_task = Arc::clone(&self.slots);
+        let abort = self.tasks.spawn(async move {
             conn.await;
             if let Ok(mut s) = slots_for_task.lock() {
                 s.open.remove(&id);
@@ -207,37 +243,60 @@ pub async fn serve(
             },
         );
     }
-    drop(listener);
-    let open = tasks.len();
-    tracing::info!(
-        connections = open,
-        "shutting down: no new connections, finishing requests in flight"
-    );
-    let _ = closing_tx.send(true);
-    // Connections with no request in progress (idle, or stuck mid-headers) have nothing to
-    // finish: close them now rather than at the end of the grace time.
-    if let Ok(mut s) = slots.lock() {
-        s.open.retain(|_, slot| {
-            let idle = slot.busy.load(Ordering::Acquire) == 0;
-            if idle {
-                slot.abort.abort();
-            }
-            !idle
-        });
-    }
-    let drained = tokio::time::timeout(limits.shutdown_grace, async {
-        while tasks.join_next().await.is_some() {}
-    })
-    .await;
-    if drained.is_err() {
-        tracing::warn!(
-            connections = tasks.len(),
-            grace = ?limits.shutdown_grace,
-            "closing connections still open after the grace time"
+
+    /// Shuts down once accepting has stopped: tells every connection to close after its
+    /// request, closes the idle ones at once, and gives the requests in flight the grace
+    /// time before closing whatever is still open.
+    async fn drain(mut self) {
+        let open = self.tasks.len();
+        tracing::info!(
+            connections = open,
+            "shutting down: no new connections, finishing requests in flight"
         );
-        tasks.shutdown().await;
+        let _ = self.closing_tx.send(true);
+        self.close_idle();
+        let grace = self.limits.shutdown_grace;
+        let tasks = &mut self.tasks;
+        let drained =
+            tokio::time::timeout(grace, async { while tasks.join_next().await.is_some() {} }).await;
+        if drained.is_err() {
+            tracing::warn!(
+                connections = self.tasks.len(),
+                grace = ?grace,
+                "closing connections still open after the grace time"
+            );
+            self.tasks.shutdown().await;
+        }
     }
-    Ok(())
+
+    /// Closes the connections with no request in progress (idle, or stuck mid-headers): they
+    /// have nothing to finish, so waiting for the end of the grace time would only delay
+    /// the shutdown.
+    fn close_idle(&self) {
+        if let Ok(mut s) = self.slots.lock() {
+            s.open.retain(|_, slot| {
+                let idle = slot.busy.load(Ordering::Acquire) == 0;
+                if idle {
+                    slot.abort.abort();
+                }
+                !idle
+            });
+        }
+    }
+}
+
+/// hyper's settings for every connection: the header-read timeout and head-size limits that
+/// keep a slow or hostile client from holding a slot.
+fn http1_builder(limits: ConnectionLimits) -> http1::Builder {
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read)
+        .max_header_size(MAX_HEAD_BYTES)
+        .max_headers(100)
+        // Our IO wrapper rewrites hyper's own error answers; it needs them in one write.
+        .writev(false);
+    builder
 }
 
 async fn connection(

@@ -177,97 +177,27 @@ impl<'a> Reader<'a> {
         self.in_movetext = false;
     }
 
+    /// Reads the whole text, game by game. Only line starts are tracked here, because a `%`
+    /// escape is one only in the first column; everything else is one token at a time.
     fn run(mut self) -> PgnText {
-        let text = self.text;
-        let bytes = text.as_bytes();
-        let n = bytes.len();
-        let mut i = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        let bytes = self.text.as_bytes();
+        let mut i = if self.text.starts_with('\u{feff}') {
+            3
+        } else {
+            0
+        };
         let mut line_start = true;
-        while i < n {
-            let c = bytes[i];
-            match c {
-                b'\n' | b'\r' => {
-                    line_start = true;
-                    i += 1;
-                    continue;
-                }
-                c if c.is_ascii_whitespace() => {
-                    i += 1;
-                }
-                b'%' if line_start => i = line_end(bytes, i),
-                b';' => i = line_end(bytes, i),
-                b'{' => match bytes[i + 1..].iter().position(|&c| c == b'}') {
-                    Some(p) => {
-                        if self.parens.is_empty() && self.started {
-                            let after = self.cur.moves.len();
-                            self.cur.comments.push(Comment {
-                                span: i + 1..i + 1 + p,
-                                after,
-                            });
-                        }
-                        i = i + 1 + p + 1
-                    }
-                    None => {
-                        self.problem(
-                            i..i + 1,
-                            Severity::Warning,
-                            "this comment is never closed with '}': the rest of the file is read as a comment",
-                        );
-                        i = n;
-                    }
-                },
-                b'[' => {
-                    if self.in_movetext {
-                        // A tag after movetext starts the next game (the last one had no result).
-                        self.finish();
-                    }
-                    i = self.tag(i);
-                }
-                b'(' => {
-                    self.parens.push(i);
-                    self.movetext(&(i..i + 1));
-                    i += 1;
-                }
-                b')' => {
-                    if self.parens.pop().is_none() {
-                        self.problem(i..i + 1, Severity::Warning, "')' closes no variation");
-                    } else {
-                        self.touch(&(i..i + 1));
-                    }
-                    i += 1;
-                }
-                b'$' => {
-                    let digits = bytes[i + 1..]
-                        .iter()
-                        .take_while(|c| c.is_ascii_digit())
-                        .count();
-                    if digits == 0 {
-                        self.problem(
-                            i..i + 1,
-                            Severity::Warning,
-                            "'$' must be followed by a number (a NAG such as $1)",
-                        );
-                    }
-                    self.movetext(&(i..i + 1 + digits));
-                    i += 1 + digits;
-                }
-                b'}' | b']' | b'"' => {
-                    self.problem(
-                        i..i + 1,
-                        Severity::Warning,
-                        format!("unexpected '{}' in the movetext", c as char),
-                    );
-                    i += 1;
-                }
-                _ => {
-                    let mut j = i;
-                    while j < n && !is_delimiter(bytes[j]) {
-                        j += 1;
-                    }
-                    self.words(i, j);
-                    i = j;
-                }
+        while i < bytes.len() {
+            if bytes[i] == b'\n' || bytes[i] == b'\r' {
+                line_start = true;
+                i += 1;
+                continue;
             }
+            i = if bytes[i] == b'%' && line_start {
+                line_end(bytes, i)
+            } else {
+                self.token(i)
+            };
             line_start = false;
         }
         self.finish();
@@ -275,6 +205,101 @@ impl<'a> Reader<'a> {
             games: self.games,
             problems: self.problems,
         }
+    }
+
+    /// Reads the token (or whitespace byte, or `;` comment) starting at `i` and returns where
+    /// reading goes on.
+    fn token(&mut self, i: usize) -> usize {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        match bytes[i] {
+            c if c.is_ascii_whitespace() => i + 1,
+            b';' => line_end(bytes, i),
+            b'{' => self.brace_comment(i),
+            b'[' => {
+                if self.in_movetext {
+                    // A tag after movetext starts the next game (the last one had no result).
+                    self.finish();
+                }
+                self.tag(i)
+            }
+            b'(' => {
+                self.parens.push(i);
+                self.movetext(&(i..i + 1));
+                i + 1
+            }
+            b')' => {
+                if self.parens.pop().is_none() {
+                    self.problem(i..i + 1, Severity::Warning, "')' closes no variation");
+                } else {
+                    self.touch(&(i..i + 1));
+                }
+                i + 1
+            }
+            b'$' => self.nag(i),
+            c @ (b'}' | b']' | b'"') => {
+                self.problem(
+                    i..i + 1,
+                    Severity::Warning,
+                    format!("unexpected '{}' in the movetext", c as char),
+                );
+                i + 1
+            }
+            _ => {
+                let mut j = i;
+                while j < bytes.len() && !is_delimiter(bytes[j]) {
+                    j += 1;
+                }
+                self.words(i, j);
+                j
+            }
+        }
+    }
+
+    /// A `{…}` comment at `open`; returns where reading goes on. Comments on a game's main
+    /// line are recorded with the number of moves before them, so that they can be placed
+    /// between moves; those inside variations or before a game are skipped. An unclosed
+    /// comment has no end to find, so the rest of the file is read as one, with a warning.
+    fn brace_comment(&mut self, open: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        match bytes[open + 1..].iter().position(|&c| c == b'}') {
+            Some(p) => {
+                if self.parens.is_empty() && self.started {
+                    let after = self.cur.moves.len();
+                    self.cur.comments.push(Comment {
+                        span: open + 1..open + 1 + p,
+                        after,
+                    });
+                }
+                open + 1 + p + 1
+            }
+            None => {
+                self.problem(
+                    open..open + 1,
+                    Severity::Warning,
+                    "this comment is never closed with '}': the rest of the file is read as a comment",
+                );
+                bytes.len()
+            }
+        }
+    }
+
+    /// A NAG (`$1`) at `dollar`; returns where reading goes on. A bare `$` is kept as
+    /// movetext (with a warning) so that the game's span still covers it.
+    fn nag(&mut self, dollar: usize) -> usize {
+        let digits = self.text.as_bytes()[dollar + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        if digits == 0 {
+            self.problem(
+                dollar..dollar + 1,
+                Severity::Warning,
+                "'$' must be followed by a number (a NAG such as $1)",
+            );
+        }
+        self.movetext(&(dollar..dollar + 1 + digits));
+        dollar + 1 + digits
     }
 
     /// A run of non-delimiter bytes; non-ASCII whitespace (a no-break space…) splits it further.
