@@ -609,16 +609,9 @@ impl<'a> Walk<'a> {
     /// The moves (in SAN) that would repeat a position a third time: a player may claim by
     /// declaring one of them (9.2.1). Captures and pawn moves cannot repeat anything.
     fn repeating_moves(&self, legal: &MoveList) -> Vec<String> {
-        legal
-            .iter()
-            .filter(|m| !m.is_zeroing())
-            .filter(|m| {
-                let mut p = self.pos.clone();
-                p.play_unchecked(**m);
-                self.counts.get(&identity(&p)).copied().unwrap_or(0) >= 2
-            })
-            .map(|m| San::from_move(&self.pos, *m).to_string())
-            .collect()
+        self.quiet_moves_leading_to(legal, usize::MAX, |p| {
+            self.counts.get(&identity(p)).copied().unwrap_or(0) >= 2
+        })
     }
 
     /// Fifty moves (9.3): a hint when a claim on the board (9.3.2) or by declaring the next
@@ -651,15 +644,26 @@ impl<'a> Walk<'a> {
     /// move and could be declared for a claim (9.3.1); a move that mates or stalemates ends the
     /// game instead, so it is left out.
     fn fifty_completing_moves(&self, legal: &MoveList) -> Vec<String> {
+        self.quiet_moves_leading_to(legal, 3, |p| !p.legal_moves().is_empty())
+    }
+
+    /// Up to `limit` of the legal moves without a capture or a pawn move (in SAN) after which
+    /// the position passes `test`: the moves a player may declare for a draw claim.
+    fn quiet_moves_leading_to(
+        &self,
+        legal: &MoveList,
+        limit: usize,
+        test: impl Fn(&Chess) -> bool,
+    ) -> Vec<String> {
         legal
             .iter()
             .filter(|m| !m.is_zeroing())
             .filter(|m| {
                 let mut p = self.pos.clone();
                 p.play_unchecked(**m);
-                !p.legal_moves().is_empty()
+                test(&p)
             })
-            .take(3)
+            .take(limit)
             .map(|m| San::from_move(&self.pos, *m).to_string())
             .collect()
     }
