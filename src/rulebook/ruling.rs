@@ -60,8 +60,11 @@ pub struct RulingMeta {
     pub asked: Vec<String>,
     /// The deciding article first, then the supporting ones.
     pub articles: Vec<String>,
-    /// Where the ruling holds; empty means everywhere (`context: any`).
+    /// The settings the ruling names; empty means everywhere (`context: any`).
     pub settings: Vec<Setting>,
+    /// `any` listed beside named settings (`context: online, any`): a ruling about those
+    /// settings that holds everywhere too, such as how an online habit fares over the board.
+    pub also_anywhere: bool,
     /// The decision depends on the actual position: the answer invites the asker to give it.
     pub needs_position: bool,
 }
@@ -69,7 +72,7 @@ pub struct RulingMeta {
 impl RulingMeta {
     /// Whether the ruling holds in every setting.
     pub fn holds_everywhere(&self) -> bool {
-        self.settings.is_empty()
+        self.settings.is_empty() || self.also_anywhere
     }
 }
 
@@ -97,6 +100,7 @@ pub fn split_ruling(text: &str) -> Result<(RulingMeta, String), String> {
             "context" => {
                 for word in value.split(',').map(str::trim).filter(|w| !w.is_empty()) {
                     if word == "any" {
+                        meta.also_anywhere = true;
                         continue;
                     }
                     let s = Setting::parse(word).ok_or_else(|| {
