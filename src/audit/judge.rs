@@ -13,18 +13,18 @@ use std::iter::Peekable;
 use std::slice;
 use std::time::Duration;
 
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, MoveList, Position};
+use shakmaty::{CastlingMode, Chess, Color, MoveList, Position};
 
 use super::{Finding, FindingKind, Severity};
 use crate::rules;
 use crate::rules::describe::capitalised;
+use crate::rules::game::position_identity;
 use crate::rules::legality::{MoveRejection, RejectionKind};
 use crate::rules::pgn::clock::clocks;
 use crate::rules::pgn::movetext::{Comment, normalise_result};
 use crate::rules::pgn::{self, ReadGame, StartError, is_null_move, label, line_of};
 use crate::rules::report::short_line;
-use crate::rules::winnability::{SolverBudget, Winnability, helpmate_san, winnability};
+use crate::rules::winnability::{SolverBudget, Winnability, helpmate_san, is_dead, winnability};
 
 /// How the audit judges.
 #[derive(Debug, Clone, Copy)]
@@ -85,11 +85,6 @@ struct Claim {
     label: String,
     what: String,
     article: &'static str,
-}
-
-/// FIDE identity of a position (9.2.3): pieces, side to move, castling rights, legal e.p.
-fn identity(pos: &Chess) -> u64 {
-    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
 fn winner_of(result: &str) -> Option<Color> {
@@ -175,12 +170,6 @@ fn ending_by_rule(
 fn time_forfeit(g: &ReadGame) -> Option<&'static str> {
     let tag = g.game.tag("Termination")?.value.to_ascii_lowercase();
     (tag.contains("time") && !tag.contains("time control")).then_some("[Termination] says so")
-}
-
-fn is_dead(pos: &Chess, mode: CastlingMode, budget: SolverBudget) -> bool {
-    pos.is_insufficient_material()
-        || (winnability(pos, mode, Color::White, budget).decided() == Some(false)
-            && winnability(pos, mode, Color::Black, budget).decided() == Some(false))
 }
 
 /// The game being judged and the judgement so far: every finding goes through [`Ctx::add`],
@@ -383,7 +372,7 @@ impl<'a> Walk<'a> {
         let pos = start.pos;
         let mut history = Vec::with_capacity(g.game.moves.len() + 1);
         history.push(pos.clone());
-        let counts = HashMap::from([(identity(&pos), 1)]);
+        let counts = HashMap::from([(position_identity(&pos), 1)]);
         let ending = ending_by_rule(&pos, &pos.legal_moves(), 1, &|| None);
         Walk {
             g,
@@ -516,7 +505,7 @@ impl<'a> Walk<'a> {
     /// occurred since repetitions were last forgotten.
     fn count_position(&mut self) -> u32 {
         let count = {
-            let c = self.counts.entry(identity(&self.pos)).or_insert(0);
+            let c = self.counts.entry(position_identity(&self.pos)).or_insert(0);
             *c += 1;
             *c
         };
@@ -565,7 +554,11 @@ impl<'a> Walk<'a> {
             && legal.iter().filter(|m| !m.is_zeroing()).any(|m| {
                 let mut p = pos.clone();
                 p.play_unchecked(*m);
-                self.counts.get(&identity(&p)).copied().unwrap_or(0) >= 2
+                self.counts
+                    .get(&position_identity(&p))
+                    .copied()
+                    .unwrap_or(0)
+                    >= 2
             })
         {
             Some((

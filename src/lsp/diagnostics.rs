@@ -13,16 +13,15 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use shakmaty::san::San;
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position};
+use shakmaty::{CastlingMode, Chess, Color, Move, MoveList, Position};
 
 use super::movetext::{GameText, MoveToken, PgnText, Severity, Span, is_result, normalise_result};
 use crate::rules::RulesError;
 use crate::rules::describe::{capitalised, role_name};
-use crate::rules::game::move_number;
+use crate::rules::game::{move_number, position_identity};
 use crate::rules::legality::{MoveRejection, RejectionKind};
 use crate::rules::notation::{move_with_capture_mark_flipped, normalise_san, resolve_move};
-use crate::rules::winnability::{SolverBudget, winnability};
+use crate::rules::winnability::{SolverBudget, is_dead, winnability};
 
 /// One thing to tell the user about a span of the text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -281,11 +280,6 @@ pub fn resolve(
     }
 }
 
-/// FIDE identity of a position (9.2.3): pieces, side to move, castling rights, legal e.p.
-pub fn identity(pos: &Chess) -> u64 {
-    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
-}
-
 /// How a game ended by rule, on the board.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ending {
@@ -425,12 +419,6 @@ fn can_mate(pos: &Chess, mode: CastlingMode, color: Color, budget: SolverBudget)
     winnability(pos, mode, color, budget).decided()
 }
 
-fn is_dead(pos: &Chess, mode: CastlingMode, budget: SolverBudget) -> bool {
-    pos.is_insufficient_material()
-        || (can_mate(pos, mode, Color::White, budget) == Some(false)
-            && can_mate(pos, mode, Color::Black, budget) == Some(false))
-}
-
 /// The state of the final position, for checking the written result.
 enum Verdict {
     Over(Ending),
@@ -488,7 +476,7 @@ impl<'a> Walk<'a> {
         let pos = start.pos;
         let mut history = Vec::with_capacity(game.moves.len() + 1);
         history.push(pos.clone());
-        let counts = HashMap::from([(identity(&pos), 1)]);
+        let counts = HashMap::from([(position_identity(&pos), 1)]);
         let ending = ending_by_rule(&pos, &pos.legal_moves(), 1, 0, None);
         Walk {
             text,
@@ -559,7 +547,7 @@ impl<'a> Walk<'a> {
     /// occurred since the last irreversible move.
     fn count_position(&mut self) -> u32 {
         let count = {
-            let c = self.counts.entry(identity(&self.pos)).or_insert(0);
+            let c = self.counts.entry(position_identity(&self.pos)).or_insert(0);
             *c += 1;
             *c
         };
@@ -610,7 +598,7 @@ impl<'a> Walk<'a> {
     /// declaring one of them (9.2.1). Captures and pawn moves cannot repeat anything.
     fn repeating_moves(&self, legal: &MoveList) -> Vec<String> {
         self.quiet_moves_leading_to(legal, usize::MAX, |p| {
-            self.counts.get(&identity(p)).copied().unwrap_or(0) >= 2
+            self.counts.get(&position_identity(p)).copied().unwrap_or(0) >= 2
         })
     }
 

@@ -490,6 +490,13 @@ fn describe_right_loss(pos: &Chess, m: Move, color: Color, number: &str, san: &s
     }
 }
 
+/// The FIDE identity of a position (9.2.3) as a hash: pieces, side to move, castling rights,
+/// and an en passant capture only when one is legal. Repetition counts key on it.
+pub fn position_identity(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<shakmaty::zobrist::Zobrist64>(shakmaty::EnPassantMode::Legal)
+        .0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,12 +7,11 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 use shakmaty::fen::Fen;
-use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position};
 
 use super::castling::{CastlingStatus, castling_status};
 use super::describe::{capitalised, color_name, pieces_on};
-use super::game::Game;
+use super::game::{Game, position_identity};
 use super::legality::MoveRejection;
 use super::notation::{resolve_move, san_plus, san_plus_among, uci};
 use super::winnability::{SolverBudget, Verdict, Winnability, winnability_both};
@@ -643,13 +642,11 @@ fn repetition(
     let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
     let positions: Vec<&Chess> = game.positions().collect();
     for (i, p) in positions.iter().enumerate() {
-        let h: Zobrist64 = p.zobrist_hash(EnPassantMode::Legal);
-        by_hash.entry(h.0).or_default().push(i);
+        by_hash.entry(position_identity(p)).or_default().push(i);
     }
     let occurrences = |p: &Chess| -> Vec<usize> {
-        let h: Zobrist64 = p.zobrist_hash(EnPassantMode::Legal);
         by_hash
-            .get(&h.0)
+            .get(&position_identity(p))
             .map(|v| v.iter().copied().filter(|&i| positions[i] == p).collect())
             .unwrap_or_default()
     };

@@ -233,6 +233,14 @@ pub fn winnability(
     query.decide(winner)
 }
 
+/// Whether `pos` is dead (5.2.2): insufficient material, or the solver decides within
+/// `budget` that neither side can mate by any series of legal moves (undecided is not dead).
+pub fn is_dead(pos: &Chess, mode: CastlingMode, budget: SolverBudget) -> bool {
+    pos.is_insufficient_material()
+        || (winnability(pos, mode, Color::White, budget).decided() == Some(false)
+            && winnability(pos, mode, Color::Black, budget).decided() == Some(false))
+}
+
 /// One side's verdict, with the helpmate line in SAN when it is winnable (empty otherwise).
 /// The SAN line is the one to show: `winnability`'s UCI line may be left empty.
 #[derive(Debug, Clone)]
