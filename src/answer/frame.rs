@@ -21,12 +21,17 @@ pub enum QuestionKind {
     YesNo,
     /// "What happens if…?", "What should the arbiter do?" — a ruling.
     Ruling,
-    /// "Who wins?", "What is the result?"
+    /// "Who wins?", "What is the result?", "Do I win or is it a draw?"
     Result,
+    /// "Do I win?", "Is it a win?" — a result asked yes or no, so that "No: …" decides it.
+    ResultYesNo,
     /// "How do I claim…?"
     HowTo,
     /// "What is en passant?"
     Definition,
+    /// "Which draws…?", "Why can't…?", "When…?", "Where…?" — an open question: answered
+    /// without a bare yes or no.
+    Open,
     /// "Should I…?", "Is it better to…?" — a choice the Laws may leave to the player.
     Advice,
     /// A statement or anything else.
@@ -176,10 +181,16 @@ fn kind_of(q: &str) -> QuestionKind {
                     .any(|p| asked.contains(&format!("{p}{w}")))
         })
     };
-    KIND_CUES
+    let kind = KIND_CUES
         .iter()
         .find(|c| has(q, c.anywhere) || opens(c.opening))
-        .map_or(QuestionKind::Other, |c| c.kind)
+        .map_or(QuestionKind::Other, |c| c.kind);
+    // "Do I win or is it a draw?" offers a choice: a bare "No" would not decide it.
+    if kind == QuestionKind::ResultYesNo && asked.contains(" or ") {
+        QuestionKind::Result
+    } else {
+        kind
+    }
 }
 
 /// The words that show a question's kind: anywhere in the text, or opening the (first)
@@ -203,6 +214,12 @@ const KIND_CUES: &[KindCue] = &[
             "what is the result",
             "what's the result",
             "result of the game",
+        ],
+        opening: &[],
+    },
+    KindCue {
+        kind: QuestionKind::ResultYesNo,
+        anywhere: &[
             "is it a win",
             "do i win",
             "did i win",
@@ -210,11 +227,12 @@ const KIND_CUES: &[KindCue] = &[
             "did i lose",
             "does he win",
             "does she win",
-            "result?",
-            "the result",
-            "who won?",
-            "outcome?",
         ],
+        opening: &[],
+    },
+    KindCue {
+        kind: QuestionKind::Result,
+        anywhere: &["result?", "the result", "who won?", "outcome?"],
         opening: &[],
     },
     KindCue {
@@ -275,6 +293,11 @@ const KIND_CUES: &[KindCue] = &[
             "meaning of",
             "what does",
         ],
+    },
+    KindCue {
+        kind: QuestionKind::Open,
+        anywhere: &[],
+        opening: &["which ", "why ", "when ", "where "],
     },
     KindCue {
         kind: QuestionKind::YesNo,
@@ -663,6 +686,13 @@ mod tests {
         assert_eq!(k("What happens if my flag falls?"), QuestionKind::Ruling);
         assert_eq!(k("How do I claim a draw?"), QuestionKind::HowTo);
         assert_eq!(k("What is en passant?"), QuestionKind::Definition);
+        assert_eq!(
+            k("Which draws does the arbiter declare without a claim?"),
+            QuestionKind::Open
+        );
+        assert_eq!(k("Why can't my king take his queen?"), QuestionKind::Open);
+        assert_eq!(k("I took his king. Do I win?"), QuestionKind::ResultYesNo);
+        assert_eq!(k("Do I lose or is it a draw?"), QuestionKind::Result);
     }
 
     #[test]

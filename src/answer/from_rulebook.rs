@@ -221,7 +221,8 @@ impl Arbiter {
     /// The candidates for a question, best first, one per line (for tuning: `arbiter ask
     /// --explain`).
     pub fn explain_match(&self, question: &str) -> String {
-        let frame = Frame::read(question);
+        let question = super::frame::spell_out_pieces(question);
+        let frame = Frame::read(&question);
         let mut out = format!(
             "kind {:?}, settings {:?}, parts {:?}\n",
             frame.kind, frame.settings, frame.parts
@@ -396,7 +397,10 @@ impl Arbiter {
 fn fit_opening(text: &str, kind: QuestionKind) -> String {
     if matches!(
         kind,
-        QuestionKind::YesNo | QuestionKind::Other | QuestionKind::Advice
+        QuestionKind::YesNo
+            | QuestionKind::ResultYesNo
+            | QuestionKind::Other
+            | QuestionKind::Advice
     ) {
         return text.to_string();
     }

@@ -77,8 +77,10 @@ impl PositionAsk<'_> {
     /// Whether the question asks for the result or whether play goes on ("do I win?", "who
     /// wins?", "is it a draw?", "do we have to keep playing?").
     pub fn asks_result(&self) -> bool {
-        self.frame.kind == super::frame::QuestionKind::Result
-            || self.mentions(RESULT_WORDS)
+        matches!(
+            self.frame.kind,
+            super::frame::QuestionKind::Result | super::frame::QuestionKind::ResultYesNo
+        ) || self.mentions(RESULT_WORDS)
             || self.asks_to_play_on()
     }
 
