@@ -79,6 +79,22 @@ impl Candidate {
     }
 }
 
+impl Candidate {
+    /// Whether the question names this capture or the pawn it would take ("the d-pawn",
+    /// "d5", "exd6").
+    fn named_in(&self, ask: &PositionAsk) -> bool {
+        let file = self.victim.file().char();
+        ask.mentions(&[
+            &format!("{file}-pawn"),
+            &format!("{file} pawn"),
+            &format!("{file}-file"),
+            &self.victim.to_string(),
+            &self.target.to_string(),
+            &self.san,
+        ])
+    }
+}
+
 fn candidates(ask: &PositionAsk) -> Vec<Candidate> {
     let pos = ask.game.current();
     let us = pos.turn();
@@ -157,7 +173,10 @@ fn candidates_ruling(ask: &PositionAsk, asked: &[&Candidate]) -> Ruled {
     } else {
         Ruled::new(format!("Yes: {}", info.reason))
     };
-    for c in &not {
+    // Asked in general and a capture is there: a pawn that cannot be taken is news only when
+    // the question names it.
+    let general = !legal.is_empty() && ask.tested_move.is_none();
+    for c in not.iter().filter(|c| !general || c.named_in(ask)) {
         ruled.detail.push(why_not(ask, c));
         ruled.claim(ask.claim(ClaimSubject::EnPassant { mv: c.san.clone() }));
         ruled
@@ -186,15 +205,15 @@ fn why_not(ask: &PositionAsk, c: &Candidate) -> String {
         .collect();
     let last = ask.game.plies.len();
     let Some(&(i, from, _)) = arrivals.iter().rev().find(|(_, _, to)| *to == c.victim) else {
+        let why = match (ask.game.plies.is_empty(), info.target.as_deref()) {
+            (false, _) => "it was already there when the moves given begin".to_string(),
+            (true, None) => "the position given has no en passant square".to_string(),
+            (true, Some(t)) => format!("the en passant square of the position given is {t}"),
+        };
         return format!(
-            "The {} pawn on {} did not just arrive with a two-square advance: {}, so it cannot be taken en passant (3.7.3.1, 3.7.3.2).",
+            "The {} pawn on {} did not just arrive with a two-square advance: {why}, so it cannot be taken en passant (3.7.3.1, 3.7.3.2).",
             color_name(them),
             c.victim,
-            if ask.game.plies.is_empty() {
-                "the position given has no en passant square"
-            } else {
-                "it was already there when the moves given begin"
-            }
         );
     };
     let ply = &ask.game.plies[i];
