@@ -124,19 +124,23 @@ fn check(c: &Case) -> Vec<String> {
     if a.played != c.played {
         problems.push(format!("played {:?}, expected {:?}", a.played, c.played));
     }
-    problems.extend(reverify(c, &a.claims, &a.played));
+    problems.extend(reverify(c, &a.claims, &a.played, a.disputed.is_some()));
     if !problems.is_empty() {
         problems.push(format!("answer: {}", a.answer));
     }
     problems
 }
 
-/// Every claim of the answer, re-checked by `verify` on the position the answer is about.
-fn reverify(c: &Case, claims: &[Claim], played: &[String]) -> Vec<String> {
+/// Every claim of the answer, re-checked by `verify` on the position the answer is about (the
+/// position before the last move given, when the answer says that move is in dispute).
+fn reverify(c: &Case, claims: &[Claim], played: &[String], disputed: bool) -> Vec<String> {
     if claims.is_empty() {
         return vec![];
     }
     let mut moves = c.moves.clone().unwrap_or_default();
+    if disputed {
+        moves.pop();
+    }
     moves.extend(played.iter().cloned());
     if c.pgn.is_some() && !played.is_empty() {
         return vec!["cannot re-verify: a PGN with moves added by the question".into()];

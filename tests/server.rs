@@ -143,6 +143,16 @@ fn every_route_and_bad_input() {
     assert_eq!(status, 422);
     assert_eq!(e["error"]["ply"], 3, "{e}");
     assert!(e["error"]["message"].as_str().unwrap().contains("Ke3"));
+    // The same history with a question about the disputed move: answered about the position
+    // before it, and the answer says which move it left out.
+    let (status, a) = s.post_json(
+        "/api/ask",
+        &json!({"question": "He played Ke3. Was that illegal?", "moves": ["e4", "e5", "Ke3"]}),
+    );
+    assert_eq!(status, 200, "{a}");
+    assert_eq!(a["disputed"], "Ke3", "{a}");
+    assert_eq!(a["topic"], "illegal_move", "{a}");
+    assert_eq!(a["claims"][0]["value"], false, "{a}");
     let (status, _, body) = s.request("POST", "/api/ask", Some(b"{not json"), "application/json");
     assert_eq!(status, 400);
     assert!(body.contains("bad_json"));

@@ -176,7 +176,7 @@ fn kind_of(q: &str) -> QuestionKind {
     let opens = |ws: &[&str]| {
         ws.iter().any(|w| {
             asked.starts_with(w)
-                || [". ", ", "]
+                || [". ", ", ", "— ", "- ", "; ", ": "]
                     .iter()
                     .any(|p| asked.contains(&format!("{p}{w}")))
         })

@@ -359,6 +359,7 @@ impl Arbiter {
             marks: vec![],
             confidence: chosen.iter().map(|m| m.confidence).fold(1.0f32, f32::min),
             played: Vec::new(),
+            disputed: None,
         }
     }
 
@@ -388,6 +389,7 @@ impl Arbiter {
             marks: vec![],
             confidence: 0.0,
             played: Vec::new(),
+            disputed: None,
         }
     }
 }

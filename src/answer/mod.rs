@@ -70,6 +70,11 @@ pub struct Answer {
     /// verify them, append these to the moves.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub played: Vec<String>,
+    /// The last move of the history given when it was illegal and the question is about it
+    /// ("Did I lose? I castled…"): the answer, its report and its claims are about the position
+    /// before that move — to verify them, leave it out of the moves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disputed: Option<String>,
 }
 
 /// What an answer rests on.
@@ -246,6 +251,50 @@ impl Arbiter {
         Ok(req.game()?)
     }
 
+    /// The game a question comes with, and the move in dispute: a history of moves whose last
+    /// move breaks a rule of play is not refused but stops before that move, which the
+    /// question is then taken to be about ("Did I lose? I castled and he said it was illegal").
+    /// A move that cannot be read, or that fits no piece on the board, or a question that is
+    /// not about a dispute ("Can I castle?"), still gets the error.
+    fn asked_game(&self, req: &AskRequest) -> Result<(Game, Option<String>), AnswerError> {
+        let request = req.position_request();
+        let err = match self.game(&request) {
+            Ok(game) => return Ok((game, None)),
+            Err(e) => e,
+        };
+        let mut moves = request
+            .moves
+            .as_ref()
+            .map(|m| m.to_list())
+            .unwrap_or_default();
+        let last_refused = matches!(
+            &err,
+            AnswerError::Rules(RulesError::IllegalMove { ply, .. }) if *ply == moves.len()
+        );
+        let no_pgn = request.pgn.as_deref().is_none_or(|p| p.trim().is_empty());
+        let disputed = position::disputed_move::asks_about_a_dispute(&req.question);
+        let (true, true, true, Some(last)) = (last_refused, no_pgn, disputed, moves.pop()) else {
+            return Err(err);
+        };
+        let before = self.game(&CheckRequest {
+            moves: Some(MovesField::List(moves)),
+            ..request
+        })?;
+        let quick = CheckOptions {
+            budget: self.budget,
+            skip_solver: true,
+        };
+        let breaks_a_rule = rules::check(&before, Some(&last), quick)
+            .move_check
+            .and_then(|mc| mc.rejection)
+            .is_some_and(|r| r.kind.breaks_a_rule_of_play());
+        if breaks_a_rule {
+            Ok((before, Some(last)))
+        } else {
+            Err(err)
+        }
+    }
+
     /// `POST /api/check`.
     pub fn check(&self, req: &CheckRequest) -> Result<Report, AnswerError> {
         let game = self.game(req)?;
@@ -319,8 +368,8 @@ impl Arbiter {
             let hits = self
                 .index
                 .search_with(&self.book, question, 8, SearchMode::ANSWER);
-            let game = self.game(&req.position_request())?;
-            Ok(self.position_answer(question, &frame, game, &hits))
+            let (game, disputed) = self.asked_game(req)?;
+            Ok(self.position_answer(question, &frame, game, disputed, &hits))
         } else {
             let spelt = frame::spell_out_pieces(question);
             Ok(self.rulebook_answer(&spelt, &Frame::read(&spelt)))
@@ -376,10 +425,17 @@ impl Arbiter {
         question: &str,
         frame: &Frame,
         mut game: Game,
+        disputed: Option<String>,
         hits: &[Hit],
     ) -> Answer {
-        let played = position::played::apply(question, &mut game);
-        let tested_move = frame.intent.mv.clone().filter(|m| !played.includes(m));
+        // With a move in dispute, the question's story is about that move: nothing is added.
+        let played = match disputed {
+            Some(_) => position::played::Played::default(),
+            None => position::played::apply(question, &mut game),
+        };
+        let tested_move = disputed
+            .clone()
+            .or_else(|| frame.intent.mv.clone().filter(|m| !played.includes(m)));
         let topic = match frame.intent.topic {
             Topic::MoveLegality if tested_move.is_none() => Topic::General,
             t => t,
@@ -393,6 +449,7 @@ impl Arbiter {
             frame,
             topic,
             tested_move,
+            disputed,
             game: &game,
             report: &report,
             actors,
@@ -405,6 +462,7 @@ impl Arbiter {
         let ruled = ruling.rule(&ask);
         let answer = position::compose(&ask, &ruled);
         let citations = self.citations(&ruled.deciding, &answer, hits);
+        let disputed = ask.disputed.clone();
         let mut marks = ruled.marks;
         marks.sort();
         marks.dedup();
@@ -418,6 +476,7 @@ impl Arbiter {
             marks,
             confidence: 1.0,
             played: played.added,
+            disputed,
         }
     }
 }

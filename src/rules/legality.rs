@@ -54,6 +54,20 @@ pub enum RejectionKind {
     NotACapture,
 }
 
+impl RejectionKind {
+    /// Whether the move is readable and fits a piece on the board but breaks a rule of play
+    /// (Articles 3 and 7): the kind of move players dispute, as opposed to a typing slip.
+    pub fn breaks_a_rule_of_play(self) -> bool {
+        !matches!(
+            self,
+            RejectionKind::Notation
+                | RejectionKind::Ambiguous
+                | RejectionKind::NoPiece
+                | RejectionKind::NotYourTurn
+        )
+    }
+}
+
 impl MoveRejection {
     pub fn notation(reason: String) -> MoveRejection {
         MoveRejection {

@@ -24,6 +24,11 @@ const WAS_IT_LEGAL: &[&str] = &[
     "is that allowed?",
     "was that a legal move",
     "was it a legal move",
+    "was that ok",
+    "was that okay",
+    "was that fine",
+    "is that legal?",
+    "is this legal?",
 ];
 
 /// The history index of the move asked about: one the question names, else the last.

@@ -15,6 +15,7 @@ pub mod actors;
 mod castling;
 mod check_mate_stalemate;
 mod dead_position;
+pub mod disputed_move;
 mod en_passant;
 mod fifty_moves;
 mod flag;
@@ -46,6 +47,9 @@ pub struct PositionAsk<'a> {
     pub topic: Topic,
     /// The move the question asks about ("is Nxe5 legal?"), not one it says was played.
     pub tested_move: Option<String>,
+    /// The history's last move when it was illegal: the game stops before it, and the
+    /// question is taken to be about it.
+    pub disputed: Option<String>,
     /// The game ruled on: the history given plus any move the question says was played.
     pub game: &'a Game,
     pub report: &'a Report,
@@ -180,6 +184,7 @@ pub trait PositionRuling: Sync {
 
 /// The rulings in the order they are tried; the general one applies to everything.
 pub static RULINGS: &[&dyn PositionRuling] = &[
+    &disputed_move::DisputedMove,
     &last_move::LastMove,
     &flag::Flag,
     &resignation::Resignation,
