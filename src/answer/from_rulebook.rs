@@ -264,7 +264,8 @@ impl Arbiter {
                     .collect::<Vec<_>>()
                     .join(" ");
                 let mut text = fit_opening(&text, kind);
-                if meta.needs_position {
+                // Asked for once: a ruling that already asks for the game says so itself.
+                if meta.needs_position && !text.contains("FEN") && !text.contains("PGN") {
                     text.push_str(" Whether it holds in your game depends on the position: give it as FEN or PGN (or the moves played) and I will check it with the rules checker.");
                 }
                 text
