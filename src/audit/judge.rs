@@ -18,6 +18,7 @@ use shakmaty::{CastlingMode, Chess, Color, MoveList, Position};
 use super::{Finding, FindingKind, Severity};
 use crate::rules;
 use crate::rules::describe::capitalised;
+use crate::rules::ending::{self, Ending, at_phrase, ending_by_rule};
 use crate::rules::game::position_identity;
 use crate::rules::legality::{MoveRejection, RejectionKind};
 use crate::rules::pgn::clock::clocks;
@@ -70,14 +71,6 @@ pub struct Judged {
     pub timeout: Option<Timeout>,
 }
 
-/// How a game ended by rule, on the board.
-#[derive(Debug, Clone)]
-struct Ending {
-    result: &'static str,
-    article: &'static str,
-    explanation: String,
-}
-
 /// A draw claim a player could have made (9.2, 9.3): the first chance of each side.
 #[derive(Debug, Clone)]
 struct Claim {
@@ -95,74 +88,10 @@ fn winner_of(result: &str) -> Option<Color> {
     }
 }
 
-fn at(label: Option<&str>) -> String {
-    match label {
-        Some(l) => format!("after {l}"),
-        None => "in the start position".into(),
-    }
-}
-
 /// The label of the move that led to position `k` of the history (`None` for the start).
 fn label_before(text: &str, g: &ReadGame, history: &[Chess], k: usize) -> Option<String> {
     let i = k.checked_sub(1)?;
     Some(label(&history[i], &text[g.game.moves[i].span.clone()]))
-}
-
-/// The endings that need no claim and no solver: mate, stalemate, fivefold, 75 moves,
-/// insufficient material.
-fn ending_by_rule(
-    pos: &Chess,
-    legal: &MoveList,
-    count: u32,
-    last: &dyn Fn() -> Option<String>,
-) -> Option<Ending> {
-    let turn = pos.turn();
-    let at = || at(last().as_deref());
-    if legal.is_empty() {
-        let at = at();
-        return Some(if pos.is_check() {
-            Ending {
-                result: if turn == Color::White { "0-1" } else { "1-0" },
-                article: "5.1.1",
-                explanation: format!("{} is checkmated {at}", capitalised(turn)),
-            }
-        } else {
-            Ending {
-                result: "1/2-1/2",
-                article: "5.2.1",
-                explanation: format!("{} is stalemated {at}", capitalised(turn)),
-            }
-        });
-    }
-    if count >= 5 {
-        let at = at();
-        return Some(Ending {
-            result: "1/2-1/2",
-            article: "9.6.1",
-            explanation: format!("the position {at} has occurred five times"),
-        });
-    }
-    if pos.halfmoves() >= 150 {
-        let at = at();
-        return Some(Ending {
-            result: "1/2-1/2",
-            article: "9.6.2",
-            explanation: format!(
-                "{at}, 75 moves by each player have been made without a capture or a pawn move"
-            ),
-        });
-    }
-    if pos.is_insufficient_material() {
-        let at = at();
-        return Some(Ending {
-            result: "1/2-1/2",
-            article: "5.2.2",
-            explanation: format!(
-                "{at} neither side has the material to checkmate: the position is dead"
-            ),
-        });
-    }
-    None
 }
 
 /// Whether a recorded result came from a flag: the `[Termination]` tag, or the loser's last
@@ -373,7 +302,7 @@ impl<'a> Walk<'a> {
         let mut history = Vec::with_capacity(g.game.moves.len() + 1);
         history.push(pos.clone());
         let counts = HashMap::from([(position_identity(&pos), 1)]);
-        let ending = ending_by_rule(&pos, &pos.legal_moves(), 1, &|| None);
+        let ending = ending_by_rule(&pos, &pos.legal_moves(), 1, || None);
         Walk {
             g,
             text: &g.text,
@@ -432,7 +361,7 @@ impl<'a> Walk<'a> {
         let legal = self.pos.legal_moves();
         let count = self.count_position();
         let (g, text, history) = (self.g, self.text, &self.history);
-        self.ending = ending_by_rule(&self.pos, &legal, count, &|| {
+        self.ending = ending_by_rule(&self.pos, &legal, count, || {
             label_before(text, g, history, ply)
         });
         if self.ending.is_none() {
@@ -636,7 +565,7 @@ fn judge_result(cx: &mut Ctx, walk: &Walk, recorded: &str, opts: &Options) {
         walk,
         recorded,
         on_time,
-        after_last: at(label_before(walk.text, walk.g, &walk.history, last).as_deref()),
+        after_last: at_phrase(label_before(walk.text, walk.g, &walk.history, last).as_deref()),
         opts,
     };
     // A win where neither side can mate is judged as a dead position, like the endings above:
@@ -825,23 +754,8 @@ fn fast_dead(pos: &Chess, mode: CastlingMode) -> bool {
 fn first_dead(cx: &mut Ctx, history: &[Chess], mode: CastlingMode, opts: &Options) -> Ending {
     let text: &str = &cx.g.text;
     let last = history.len() - 1;
-    let (mut lo, mut hi) = (0usize, last);
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        if is_dead(&history[mid], mode, opts.budget) {
-            hi = mid
-        } else {
-            lo = mid + 1
-        }
-    }
-    let ending = Ending {
-        result: "1/2-1/2",
-        article: "5.2.2",
-        explanation: format!(
-            "{} neither side can checkmate by any series of legal moves: the position is dead",
-            at(label_before(text, cx.g, history, lo).as_deref())
-        ),
-    };
+    let lo = ending::first_dead(history, mode, opts.budget);
+    let ending = ending::dead_position(label_before(text, cx.g, history, lo).as_deref());
     if lo < last
         && let Some(l) = label_before(text, cx.g, history, lo + 1)
     {

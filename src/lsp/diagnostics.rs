@@ -18,10 +18,11 @@ use shakmaty::{CastlingMode, Chess, Color, Move, MoveList, Position};
 use super::movetext::{GameText, MoveToken, PgnText, Severity, Span, is_result, normalise_result};
 use crate::rules::RulesError;
 use crate::rules::describe::{capitalised, role_name};
+use crate::rules::ending::{self, Ending, ending_by_rule};
 use crate::rules::game::{move_number, position_identity};
 use crate::rules::legality::{MoveRejection, RejectionKind};
 use crate::rules::notation::{move_with_capture_mark_flipped, normalise_san, resolve_move};
-use crate::rules::winnability::{SolverBudget, is_dead, winnability};
+use crate::rules::winnability::{SolverBudget, winnability};
 
 /// One thing to tell the user about a span of the text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -280,82 +281,6 @@ pub fn resolve(
     }
 }
 
-/// How a game ended by rule, on the board.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Ending {
-    /// Plies played when it ended (0 = the start position).
-    pub ply: usize,
-    pub result: &'static str,
-    pub article: &'static str,
-    /// "White is checkmated after 2...Qh4#".
-    pub explanation: String,
-}
-
-fn at_phrase(last: Option<&str>) -> String {
-    match last {
-        Some(l) => format!("after {l}"),
-        None => "in the start position".into(),
-    }
-}
-
-/// Whether the game is over in `pos` by a rule that needs no claim (cheap tests only).
-fn ending_by_rule(
-    pos: &Chess,
-    legal: &MoveList,
-    occurrences: u32,
-    ply: usize,
-    last: Option<&str>,
-) -> Option<Ending> {
-    let at = at_phrase(last);
-    let turn = pos.turn();
-    if legal.is_empty() {
-        return Some(if pos.is_check() {
-            Ending {
-                ply,
-                result: if turn == Color::White { "0-1" } else { "1-0" },
-                article: "5.1.1",
-                explanation: format!("{} is checkmated {at}", capitalised(turn)),
-            }
-        } else {
-            Ending {
-                ply,
-                result: "1/2-1/2",
-                article: "5.2.1",
-                explanation: format!("{} is stalemated {at}", capitalised(turn)),
-            }
-        });
-    }
-    if occurrences >= 5 {
-        return Some(Ending {
-            ply,
-            result: "1/2-1/2",
-            article: "9.6.1",
-            explanation: format!("the position {at} has occurred five times"),
-        });
-    }
-    if pos.halfmoves() >= 150 {
-        return Some(Ending {
-            ply,
-            result: "1/2-1/2",
-            article: "9.6.2",
-            explanation: format!(
-                "{at}, 75 moves by each player have been made without a capture or a pawn move"
-            ),
-        });
-    }
-    if pos.is_insufficient_material() {
-        return Some(Ending {
-            ply,
-            result: "1/2-1/2",
-            article: "5.2.2",
-            explanation: format!(
-                "{at} neither side has the material to checkmate: the position is dead"
-            ),
-        });
-    }
-    None
-}
-
 fn sign_finding(
     raw: &str,
     label: &str,
@@ -477,7 +402,7 @@ impl<'a> Walk<'a> {
         let mut history = Vec::with_capacity(game.moves.len() + 1);
         history.push(pos.clone());
         let counts = HashMap::from([(position_identity(&pos), 1)]);
-        let ending = ending_by_rule(&pos, &pos.legal_moves(), 1, 0, None);
+        let ending = ending_by_rule(&pos, &pos.legal_moves(), 1, || None);
         Walk {
             text,
             game,
@@ -498,7 +423,7 @@ impl<'a> Walk<'a> {
     /// move cannot be played: its finding is the game's last, as the rest cannot be checked.
     fn run(&mut self) -> bool {
         let (text, game) = (self.text, self.game);
-        for (k, tok) in game.moves.iter().enumerate() {
+        for tok in &game.moves {
             let MoveToken { span } = tok;
             let raw = &text[span.clone()];
             let label = label(&self.pos, raw);
@@ -509,7 +434,7 @@ impl<'a> Walk<'a> {
             match resolve(&self.pos, raw, self.mode, span, &label) {
                 Ok((m, note)) => {
                     self.out.extend(note);
-                    self.step(k, m, raw, span, &label);
+                    self.step(m, raw, span, &label);
                 }
                 Err(f) => {
                     self.out.push(f);
@@ -520,10 +445,10 @@ impl<'a> Walk<'a> {
         true
     }
 
-    /// Plays `m`, ply `k + 1` (written `raw` at `span`, labelled `label`), and checks the
+    /// Plays `m` (written `raw` at `span`, labelled `label`), and checks the
     /// position it leaves: its check or mate sign, how often it has occurred, whether the
     /// game ended by rule, and otherwise which draw claims the side to move now has.
-    fn step(&mut self, k: usize, m: Move, raw: &str, span: &Span, label: &str) {
+    fn step(&mut self, m: Move, raw: &str, span: &Span, label: &str) {
         self.pos.play_unchecked(m);
         let legal = self.pos.legal_moves();
         let check = self.pos.is_check();
@@ -535,7 +460,7 @@ impl<'a> Walk<'a> {
         }
         let count = self.count_position();
         self.history.push(self.pos.clone());
-        self.ending = ending_by_rule(&self.pos, &legal, count, k + 1, Some(label));
+        self.ending = ending_by_rule(&self.pos, &legal, count, || Some(label.to_string()));
         if self.ending.is_some() {
             return;
         }
@@ -695,26 +620,10 @@ impl<'a> Walk<'a> {
     fn first_dead(&mut self, budget: SolverBudget) -> Ending {
         let (text, game, history) = (self.text, self.game, &self.history);
         let last = history.len() - 1;
-        let (mut lo, mut hi) = (0usize, last);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            if is_dead(&history[mid], self.mode, budget) {
-                hi = mid
-            } else {
-                lo = mid + 1
-            }
-        }
+        let lo = ending::first_dead(history, self.mode, budget);
         let last_label =
             (lo > 0).then(|| label(&history[lo - 1], &text[game.moves[lo - 1].span.clone()]));
-        let ending = Ending {
-            ply: lo,
-            result: "1/2-1/2",
-            article: "5.2.2",
-            explanation: format!(
-                "{} neither side can checkmate by any series of legal moves: the position is dead",
-                at_phrase(last_label.as_deref())
-            ),
-        };
+        let ending = ending::dead_position(last_label.as_deref());
         if lo < last {
             let tok = &game.moves[lo];
             let l = label(&history[lo], &text[tok.span.clone()]);

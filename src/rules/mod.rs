@@ -11,6 +11,7 @@
 
 pub mod castling;
 pub mod describe;
+pub mod ending;
 pub mod error;
 pub mod game;
 pub mod legality;
