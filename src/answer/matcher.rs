@@ -87,9 +87,9 @@ pub struct RulingMatcher {
     phrasings: Postings,
     bodies: Postings,
     /// Each phrasing's meaning (word vectors, rarer words weighing more) as a unit vector
-    /// quantised to bytes, `dims` a phrasing (all zeros when no word of it has a vector), and
-    /// each one's scale.
-    meanings: Vec<i8>,
+    /// quantised to bytes (held as `i16`, the width the dot products multiply in), `dims` a
+    /// phrasing (all zeros when no word of it has a vector), and each one's scale.
+    meanings: Vec<i16>,
     meaning_scales: Vec<f32>,
     /// The weight of a word no ruling uses.
     unknown_weight: f32,
@@ -366,7 +366,7 @@ impl RulingMatcher {
         for r in &rulings {
             for q in book.passages[r.passage].phrasings() {
                 let (m, scale) = quantise(&matcher.meaning(q).unwrap_or_else(|| vec![0.0; dims]));
-                meanings.extend(m);
+                meanings.extend(m.into_iter().map(i16::from));
                 scales.push(scale);
             }
         }
@@ -464,11 +464,12 @@ impl RulingMatcher {
             return None;
         }
         let (q, q_scale) = quantise(&self.meaning(question)?);
+        let q: Vec<i16> = q.into_iter().map(i16::from).collect();
         Some(
-            self.meanings
-                .chunks_exact(q.len())
+            dots(&self.meanings, &q)
+                .into_iter()
                 .zip(&self.meaning_scales)
-                .map(|(p, &scale)| dot(p, &q) as f32 * scale * q_scale)
+                .map(|(d, &scale)| d as f32 * scale * q_scale)
                 .collect(),
         )
     }
@@ -486,10 +487,50 @@ fn quantise(v: &[f32]) -> (Vec<i8>, f32) {
     (v.iter().map(|x| (x / scale).round() as i8).collect(), scale)
 }
 
-/// The dot product of two byte vectors (integer sums vectorise as they are).
-fn dot(a: &[i8], b: &[i8]) -> i32 {
-    a.iter()
-        .zip(b)
-        .map(|(&x, &y)| i32::from(x) * i32::from(y))
-        .sum()
+/// The dot product of `q` with each `q.len()`-long vector of `all`. Integer sums are exact in
+/// any order, so the AVX2 build of the same loop (chosen at run time: about 3x faster than
+/// the baseline x86-64 one, which has no 16-bit multiply-add of whole registers) gives the same
+/// results as the portable one.
+fn dots(all: &[i16], q: &[i16]) -> Vec<i32> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, checked just above.
+        return unsafe { dots_avx2(all, q) };
+    }
+    dots_portable(all, q)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn dots_avx2(all: &[i16], q: &[i16]) -> Vec<i32> {
+    dots_portable(all, q)
+}
+
+#[inline(always)]
+fn dots_portable(all: &[i16], q: &[i16]) -> Vec<i32> {
+    all.chunks_exact(q.len().max(1))
+        .map(|p| {
+            p.iter()
+                .zip(q)
+                .map(|(&x, &y)| i32::from(x) * i32::from(y))
+                .sum()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dot_products_are_exact_on_every_path() {
+        let all: Vec<i16> = (0..64 * 9).map(|i| ((i * 37) % 255 - 127) as i16).collect();
+        let q: Vec<i16> = (0..64).map(|i| ((i * 53) % 256 - 128) as i16).collect();
+        let naive: Vec<i32> = all
+            .chunks_exact(64)
+            .map(|p| p.iter().zip(&q).map(|(&x, &y)| x as i32 * y as i32).sum())
+            .collect();
+        assert_eq!(dots(&all, &q), naive);
+        assert_eq!(dots_portable(&all, &q), naive);
+    }
 }
