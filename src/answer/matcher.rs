@@ -506,16 +506,19 @@ fn dots_avx2(all: &[i16], q: &[i16]) -> Vec<i32> {
     dots_portable(all, q)
 }
 
+/// The loop of [`dots`], inlined into each build of it (an iterator's `collect` would be a
+/// separate function, compiled without the caller's target features).
 #[inline(always)]
 fn dots_portable(all: &[i16], q: &[i16]) -> Vec<i32> {
-    all.chunks_exact(q.len().max(1))
-        .map(|p| {
-            p.iter()
-                .zip(q)
-                .map(|(&x, &y)| i32::from(x) * i32::from(y))
-                .sum()
-        })
-        .collect()
+    let mut out = Vec::with_capacity(all.len() / q.len().max(1));
+    for p in all.chunks_exact(q.len().max(1)) {
+        let mut sum = 0i32;
+        for (&x, &y) in p.iter().zip(q) {
+            sum += i32::from(x) * i32::from(y);
+        }
+        out.push(sum);
+    }
+    out
 }
 
 #[cfg(test)]
