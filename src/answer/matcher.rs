@@ -487,8 +487,14 @@ impl RulingMatcher {
                 )
             })
             .collect();
-        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+        // The best `limit` as a stable sort by score would order them (rulings are in passage
+        // order), without sorting all 800.
+        let order = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        if limit > 0 && scored.len() > limit {
+            scored.select_nth_unstable_by(limit - 1, order);
+        }
         scored.truncate(limit);
+        scored.sort_unstable_by(order);
         scored
     }
 
