@@ -14,8 +14,7 @@
 //! it runs with block-WAND, or an index of several segments), [`MemoryPostings::top`] says so
 //! and the caller asks tantivy. A test compares both on the evaluation questions.
 
-use std::collections::HashMap;
-
+use rustc_hash::FxHashMap as HashMap;
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::postings::Postings;
 use tantivy::query::{Bm25StatisticsProvider, Bm25Weight};
@@ -50,7 +49,8 @@ struct TermPostings {
     postings: Vec<Posting>,
 }
 
-/// Every term of the searched fields with its postings, and each page's passages.
+/// Every term of the searched fields with its postings, and each page's passages (hashed
+/// with FxHash: fixed keys from the rulebook, a hundred look-ups a query).
 pub(super) struct MemoryPostings {
     terms: HashMap<Field, HashMap<String, TermPostings>>,
     /// One BM25 weight per field and document frequency (all a term's weight depends on).
@@ -72,9 +72,9 @@ impl MemoryPostings {
         };
         let total_docs = Bm25StatisticsProvider::total_num_docs(searcher)?;
         let mut out = MemoryPostings {
-            terms: HashMap::new(),
+            terms: HashMap::default(),
             weights: Vec::new(),
-            pages: HashMap::new(),
+            pages: HashMap::default(),
             max_doc: segment.max_doc(),
         };
         for &field in fields {
@@ -85,7 +85,7 @@ impl MemoryPostings {
                 .fieldnorms_readers()
                 .get_field(field)?
                 .unwrap_or_else(|| FieldNormReader::constant(segment.max_doc(), 1));
-            let mut by_doc_freq: HashMap<u32, usize> = HashMap::new();
+            let mut by_doc_freq: HashMap<u32, usize> = HashMap::default();
             let inverted = segment.inverted_index(field)?;
             let mut stream = inverted.terms().stream()?;
             let terms = out.terms.entry(field).or_default();
