@@ -1212,7 +1212,7 @@ impl SearchIndex {
     ) -> Vec<Hit> {
         let limit = limit.clamp(1, 50);
         let query = &query.chars().take(1000).collect::<String>();
-        let (mut hits, mut seen) = self.named_article_hits(book, query);
+        let (mut hits, mut seen) = self.named_article_hits(book, query, mode);
         let stripped = article_query_re().replace_all(query, " ");
         let terms = self.query_terms(&stripped);
         let Some(ranked) = self.scored_passages(book, query, &terms, limit) else {
@@ -1235,12 +1235,8 @@ impl SearchIndex {
             {
                 continue;
             }
-            let snippet = if mode.snippets {
-                self.snippet(book, idx, &terms)
-            } else {
-                String::new()
-            };
-            let mut hit = self.hit(book, idx, score, &snippet, MatchedBy::Search);
+            let snippet = mode.snippets.then(|| self.snippet(book, idx, &terms));
+            let mut hit = self.hit(book, idx, score, snippet.as_deref(), MatchedBy::Search);
             if article.is_some() {
                 hit.article = article;
             }
@@ -1252,7 +1248,13 @@ impl SearchIndex {
     /// Hits for the article numbers a query names, in the order named; when it names several,
     /// the law passage that cites them all (the rule that relates them) goes first. Also the
     /// passages taken, so that the search does not list them again.
-    fn named_article_hits(&self, book: &Rulebook, query: &str) -> (Vec<Hit>, HashSet<usize>) {
+    fn named_article_hits(
+        &self,
+        book: &Rulebook,
+        query: &str,
+        mode: SearchMode,
+    ) -> (Vec<Hit>, HashSet<usize>) {
+        let snippet = mode.snippets.then_some("");
         let mut hits: Vec<Hit> = Vec::new();
         let mut seen = HashSet::new();
         let named = articles_in_query(query);
@@ -1272,7 +1274,7 @@ impl SearchIndex {
                 .map(|(i, _)| i);
             if let Some(idx) = relating {
                 seen.insert(idx);
-                hits.push(self.hit(book, idx, 1000.0, "", MatchedBy::Article));
+                hits.push(self.hit(book, idx, 1000.0, snippet, MatchedBy::Article));
             }
         }
         for number in named {
@@ -1281,7 +1283,7 @@ impl SearchIndex {
                     .and_then(|p| book.passages.iter().position(|q| std::ptr::eq(q, p)))
             }) && seen.insert(idx)
             {
-                hits.push(self.hit(book, idx, 1000.0, "", MatchedBy::Article));
+                hits.push(self.hit(book, idx, 1000.0, snippet, MatchedBy::Article));
             }
         }
         (hits, seen)
@@ -1551,12 +1553,14 @@ impl SearchIndex {
         html
     }
 
+    /// The hit for a passage; `snippet` is `None` when the mode asks for none, empty for the
+    /// passage's beginning.
     fn hit(
         &self,
         book: &Rulebook,
         idx: usize,
         score: f32,
-        snippet: &str,
+        snippet: Option<&str>,
         matched_by: MatchedBy,
     ) -> Hit {
         let p: &Passage = &book.passages[idx];
@@ -1568,10 +1572,13 @@ impl SearchIndex {
             .article
             .clone()
             .or_else(|| p.cites.iter().find(|c| book.article(c).is_some()).cloned());
-        let snippet = if snippet.is_empty() {
-            html_escape::encode_text(&p.text.chars().take(200).collect::<String>()).into_owned()
-        } else {
-            snippet.to_string()
+        // No snippet when the mode asks for none; the passage's beginning when none was found.
+        let snippet = match snippet {
+            None => String::new(),
+            Some("") => {
+                html_escape::encode_text(&p.text.chars().take(200).collect::<String>()).into_owned()
+            }
+            Some(s) => s.to_string(),
         };
         Hit {
             passage: idx,
