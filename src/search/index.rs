@@ -29,9 +29,10 @@ use tantivy::tokenizer::{
     Language, LowerCaser, SimpleTokenizer, Stemmer, StopWordFilter, TextAnalyzer,
     WhitespaceTokenizer,
 };
-use tantivy::{Index, IndexReader, TantivyDocument, Term, doc};
+use tantivy::{DocAddress, Index, IndexReader, TantivyDocument, Term, doc};
 
 use super::disk;
+use super::postings::{Clause, MemoryPostings};
 use super::vocabulary::Vocabulary;
 use crate::rulebook::{PageKind, Passage, Rulebook};
 
@@ -378,6 +379,11 @@ pub struct SearchIndex {
     /// Passage index of each document, by segment and document id: read once, so that
     /// ranking never touches the document store.
     doc_passage: Vec<Vec<usize>>,
+    /// The postings of the searched fields in memory (`None` for an index of several
+    /// segments), scored as tantivy scores them: see `postings.rs`. Also which terms each field
+    /// holds, so that a query never asks for a term a field lacks (such a clause matches
+    /// nothing; leaving it out changes no score).
+    postings: Option<MemoryPostings>,
     /// Where the index came from: `memory` or the directory opened.
     pub origin: String,
 }
@@ -726,11 +732,24 @@ impl SearchIndex {
                 .and_then(|v| v.as_u64())
                 .map_or(usize::MAX, |v| v as usize)
         })?;
+        let postings = MemoryPostings::read(
+            &reader.searcher(),
+            &[
+                fields.title,
+                fields.question,
+                fields.parents,
+                fields.body,
+                fields.body_flat,
+                fields.bigrams,
+            ],
+            fields.page,
+        )?;
         let word_stems = known_words
             .keys()
             .map(|w| (w.clone(), stems(&mut analyzer, w).into_iter().next()))
             .collect();
         Ok(SearchIndex {
+            postings,
             word_stems,
             passage_tokens,
             doc_passage,
@@ -767,6 +786,12 @@ impl SearchIndex {
             out.push(column);
         }
         Ok(out)
+    }
+
+    /// Whether `field` holds `term` (for the fields searched by words; always true when the
+    /// postings are not in memory).
+    fn has_term(&self, field: Field, term: &str) -> bool {
+        self.postings.as_ref().is_none_or(|p| p.has(field, term))
     }
 
     /// Replaces the ranking weights (for experiments; the defaults are tuned).
@@ -1038,17 +1063,12 @@ impl SearchIndex {
             .collect()
     }
 
-    /// The tantivy query for a free-text query: every term in every passage field, bigrams,
-    /// the page prior and pages named as a whole ("article 9").
-    fn build_query(
-        &self,
-        book: &Rulebook,
-        query: &str,
-        terms: &QueryTerms,
-    ) -> Option<BooleanQuery> {
+    /// The clauses of a free-text query: every term in every passage field, bigrams, the page
+    /// prior and pages named as a whole ("article 9"); terms a field lacks are left out.
+    fn clauses(&self, book: &Rulebook, query: &str, terms: &QueryTerms) -> Vec<Clause> {
         let t = &self.tuning;
         let f = self.fields;
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        let mut clauses: Vec<Clause> = Vec::new();
         for (stem, w) in &terms.stems {
             for (field, fw) in [
                 (f.title, t.title),
@@ -1059,40 +1079,31 @@ impl SearchIndex {
             ] {
                 // Words the vocabulary added are looked up in the heading and body only.
                 let light = *w < 1.0 && t.expansion_light && !(field == f.title || field == f.body);
-                if fw > 0.0 && !light {
-                    let q = TermQuery::new(
-                        Term::from_field_text(field, stem),
-                        IndexRecordOption::WithFreqs,
-                    );
-                    clauses.push((
-                        Occur::Should,
-                        Box::new(BoostQuery::new(Box::new(q), fw * w)),
-                    ));
+                if fw > 0.0 && !light && self.has_term(field, stem) {
+                    clauses.push(Clause::Term {
+                        field,
+                        term: stem.clone(),
+                        boost: fw * w,
+                    });
                 }
             }
         }
         if t.bigram > 0.0 {
             for (bigram, w) in &terms.bigrams {
-                let q = TermQuery::new(
-                    Term::from_field_text(f.bigrams, bigram),
-                    IndexRecordOption::WithFreqs,
-                );
-                clauses.push((
-                    Occur::Should,
-                    Box::new(BoostQuery::new(Box::new(q), t.bigram * w)),
-                ));
+                if self.has_term(f.bigrams, bigram) {
+                    clauses.push(Clause::Term {
+                        field: f.bigrams,
+                        term: bigram.clone(),
+                        boost: t.bigram * w,
+                    });
+                }
             }
         }
-        let page_scores = self.page_scores(terms);
-        for (page, score) in &page_scores {
-            let q = TermQuery::new(
-                Term::from_field_text(f.page, page),
-                IndexRecordOption::Basic,
-            );
-            clauses.push((
-                Occur::Should,
-                Box::new(ConstScoreQuery::new(Box::new(q), t.page * score)),
-            ));
+        for (page, score) in self.page_scores(terms) {
+            clauses.push(Clause::Page {
+                page,
+                score: t.page * score,
+            });
         }
         for c in whole_article_re().captures_iter(query) {
             let top = c
@@ -1101,20 +1112,61 @@ impl SearchIndex {
                 .or(c.get(3))
                 .map(|m| m.as_str().to_ascii_uppercase());
             if let Some(page) = top.and_then(|t| book.law_page_for(&t)) {
-                let term = Term::from_field_text(f.page, &page.id);
-                clauses.push((
-                    Occur::Should,
-                    Box::new(ConstScoreQuery::new(
-                        Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
-                        4.0,
-                    )),
-                ));
+                clauses.push(Clause::Page {
+                    page: page.id.clone(),
+                    score: 4.0,
+                });
             }
         }
+        clauses
+    }
+
+    /// The clauses as a tantivy query; `None` when there are none.
+    fn boolean_query(&self, clauses: &[Clause]) -> Option<BooleanQuery> {
         if clauses.is_empty() {
             return None;
         }
+        let page_field = self.fields.page;
+        let clauses = clauses
+            .iter()
+            .map(|c| -> (Occur, Box<dyn Query>) {
+                let q: Box<dyn Query> = match c {
+                    Clause::Term { field, term, boost } => {
+                        let q = TermQuery::new(
+                            Term::from_field_text(*field, term),
+                            IndexRecordOption::WithFreqs,
+                        );
+                        Box::new(BoostQuery::new(Box::new(q), *boost))
+                    }
+                    Clause::Page { page, score } => {
+                        let q = TermQuery::new(
+                            Term::from_field_text(page_field, page),
+                            IndexRecordOption::Basic,
+                        );
+                        Box::new(ConstScoreQuery::new(Box::new(q), *score))
+                    }
+                };
+                (Occur::Should, q)
+            })
+            .collect();
         Some(BooleanQuery::new(clauses))
+    }
+
+    /// The best `limit` documents for the clauses, best first, with their scores: summed in
+    /// memory when that gives tantivy's scores (see `postings.rs`), else by tantivy.
+    fn top_docs(&self, clauses: &[Clause], limit: usize) -> Option<Vec<(f32, DocAddress)>> {
+        if let Some(top) = self.postings.as_ref().and_then(|p| p.top(clauses, limit)) {
+            return Some(
+                top.into_iter()
+                    .map(|(score, doc)| (score, DocAddress::new(0, doc)))
+                    .collect(),
+            );
+        }
+        let query = self.boolean_query(clauses)?;
+        self.reader
+            .searcher()
+            .search(&query, &TopDocs::with_limit(limit).order_by_score())
+            .ok()
     }
 
     /// How tantivy scored one passage for a query (for tuning).
@@ -1122,7 +1174,7 @@ impl SearchIndex {
     pub fn explain(&self, book: &Rulebook, query: &str, passage: usize) -> String {
         let stripped = article_query_re().replace_all(query, " ");
         let terms = self.query_terms(&stripped);
-        let Some(q) = self.build_query(book, query, &terms) else {
+        let Some(q) = self.boolean_query(&self.clauses(book, query, &terms)) else {
             return "no query".into();
         };
         let searcher = self.reader.searcher();
@@ -1160,7 +1212,7 @@ impl SearchIndex {
     ) -> Vec<Hit> {
         let limit = limit.clamp(1, 50);
         let query = &query.chars().take(1000).collect::<String>();
-        let (mut hits, mut seen) = self.named_article_hits(book, query);
+        let (mut hits, mut seen) = self.named_article_hits(book, query, mode);
         let stripped = article_query_re().replace_all(query, " ");
         let terms = self.query_terms(&stripped);
         let Some(ranked) = self.scored_passages(book, query, &terms, limit) else {
@@ -1183,12 +1235,8 @@ impl SearchIndex {
             {
                 continue;
             }
-            let snippet = if mode.snippets {
-                self.snippet(book, idx, &terms)
-            } else {
-                String::new()
-            };
-            let mut hit = self.hit(book, idx, score, &snippet, MatchedBy::Search);
+            let snippet = mode.snippets.then(|| self.snippet(book, idx, &terms));
+            let mut hit = self.hit(book, idx, score, snippet.as_deref(), MatchedBy::Search);
             if article.is_some() {
                 hit.article = article;
             }
@@ -1200,7 +1248,13 @@ impl SearchIndex {
     /// Hits for the article numbers a query names, in the order named; when it names several,
     /// the law passage that cites them all (the rule that relates them) goes first. Also the
     /// passages taken, so that the search does not list them again.
-    fn named_article_hits(&self, book: &Rulebook, query: &str) -> (Vec<Hit>, HashSet<usize>) {
+    fn named_article_hits(
+        &self,
+        book: &Rulebook,
+        query: &str,
+        mode: SearchMode,
+    ) -> (Vec<Hit>, HashSet<usize>) {
+        let snippet = mode.snippets.then_some("");
         let mut hits: Vec<Hit> = Vec::new();
         let mut seen = HashSet::new();
         let named = articles_in_query(query);
@@ -1220,7 +1274,7 @@ impl SearchIndex {
                 .map(|(i, _)| i);
             if let Some(idx) = relating {
                 seen.insert(idx);
-                hits.push(self.hit(book, idx, 1000.0, "", MatchedBy::Article));
+                hits.push(self.hit(book, idx, 1000.0, snippet, MatchedBy::Article));
             }
         }
         for number in named {
@@ -1229,7 +1283,7 @@ impl SearchIndex {
                     .and_then(|p| book.passages.iter().position(|q| std::ptr::eq(q, p)))
             }) && seen.insert(idx)
             {
-                hits.push(self.hit(book, idx, 1000.0, "", MatchedBy::Article));
+                hits.push(self.hit(book, idx, 1000.0, snippet, MatchedBy::Article));
             }
         }
         (hits, seen)
@@ -1246,14 +1300,11 @@ impl SearchIndex {
         limit: usize,
     ) -> Option<Vec<(f32, usize)>> {
         let t = &self.tuning;
-        let query_obj = self.build_query(book, query, terms)?;
-        let searcher = self.reader.searcher();
-        let top = searcher
-            .search(
-                &query_obj,
-                &TopDocs::with_limit(t.candidates.max(limit)).order_by_score(),
-            )
-            .ok()?;
+        let clauses = self.clauses(book, query, terms);
+        if clauses.is_empty() {
+            return None;
+        }
+        let top = self.top_docs(&clauses, t.candidates.max(limit))?;
         let mut ranked: Vec<(f32, usize)> = Vec::with_capacity(top.len());
         for (score, addr) in top {
             let Some(&idx) = self
@@ -1502,12 +1553,14 @@ impl SearchIndex {
         html
     }
 
+    /// The hit for a passage; `snippet` is `None` when the mode asks for none, empty for the
+    /// passage's beginning.
     fn hit(
         &self,
         book: &Rulebook,
         idx: usize,
         score: f32,
-        snippet: &str,
+        snippet: Option<&str>,
         matched_by: MatchedBy,
     ) -> Hit {
         let p: &Passage = &book.passages[idx];
@@ -1519,10 +1572,13 @@ impl SearchIndex {
             .article
             .clone()
             .or_else(|| p.cites.iter().find(|c| book.article(c).is_some()).cloned());
-        let snippet = if snippet.is_empty() {
-            html_escape::encode_text(&p.text.chars().take(200).collect::<String>()).into_owned()
-        } else {
-            snippet.to_string()
+        // No snippet when the mode asks for none; the passage's beginning when none was found.
+        let snippet = match snippet {
+            None => String::new(),
+            Some("") => {
+                html_escape::encode_text(&p.text.chars().take(200).collect::<String>()).into_owned()
+            }
+            Some(s) => s.to_string(),
         };
         Hit {
             passage: idx,
@@ -1755,6 +1811,76 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn field_terms_are_the_dictionarys() {
+        let book = Rulebook::embedded().unwrap();
+        let index = SearchIndex::build_in_memory(&book, Vocabulary::embedded()).unwrap();
+        let f = index.fields;
+        assert!(index.has_term(f.body, "castl"));
+        assert!(index.has_term(f.body_flat, "castl"));
+        assert!(index.has_term(f.bigrams, "touch_piec"));
+        assert!(!index.has_term(f.body, "zzzq"));
+        assert!(
+            !index.has_term(f.page, "article-3"),
+            "only the word fields are listed"
+        );
+    }
+
+    /// The questions of the retrieval and real-question evaluation sets.
+    fn evaluation_questions() -> Vec<String> {
+        let mut out = Vec::new();
+        for (file, table, key) in [
+            ("tests/search_eval.toml", "query", "text"),
+            ("tests/real_questions/dev.toml", "question", "question"),
+            ("tests/real_questions/test.toml", "question", "question"),
+        ] {
+            let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(path).unwrap();
+            let value: toml::Value = toml::from_str(&text).unwrap();
+            for item in value[table].as_array().unwrap() {
+                out.push(item[key].as_str().unwrap().to_string());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn memory_postings_score_exactly_as_tantivy() {
+        let book = Rulebook::embedded().unwrap();
+        let index = SearchIndex::build_in_memory(&book, Vocabulary::embedded()).unwrap();
+        let postings = index.postings.as_ref().expect("an index of one segment");
+        let searcher = index.reader.searcher();
+        let mut questions = evaluation_questions();
+        questions.push("what does article 9 say about draws".into());
+        let (mut compared, mut terms_only) = (0, 0);
+        for q in &questions {
+            let stripped = article_query_re().replace_all(q, " ");
+            let clauses = index.clauses(&book, q, &index.query_terms(&stripped));
+            // 20 is what the search asks for; 5,000 compares every matching passage.
+            for limit in [1, 20, 5_000] {
+                let Some(fast) = postings.top(&clauses, limit) else {
+                    terms_only += 1;
+                    continue;
+                };
+                let query = index.boolean_query(&clauses).unwrap();
+                let collector = TopDocs::with_limit(limit).order_by_score();
+                let tantivy: Vec<(u32, u32)> = searcher
+                    .search(&query, &collector)
+                    .unwrap()
+                    .iter()
+                    .map(|(score, address)| (score.to_bits(), address.doc_id))
+                    .collect();
+                let fast: Vec<(u32, u32)> = fast.iter().map(|(s, d)| (s.to_bits(), *d)).collect();
+                assert_eq!(fast, tantivy, "{q} (top {limit})");
+                compared += 1;
+            }
+        }
+        assert!(
+            compared > 1_500,
+            "{compared} compared, {terms_only} left to tantivy"
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 pub mod disk;
 mod index;
+mod postings;
 mod vocabulary;
 
 pub use index::{Hit, IndexError, MatchedBy, SearchIndex, SearchMode, Tuning};

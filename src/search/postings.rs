@@ -1,0 +1,180 @@
+//! The index's postings held in memory, and a query's clauses summed over them exactly as
+//! tantivy sums them.
+//!
+//! A rulebook question becomes a hundred or more boosted term clauses over six fields. For each
+//! clause of each query tantivy looks the term up, builds its BM25 weight (with a fresh table of
+//! 256 length norms), a postings reader and a scorer, and merges them all in a buffered union:
+//! a third of the answer path's time. The index is small and never changes, so its postings
+//! (document, term frequency, length norm) are read once at start-up, and a query is summed here
+//! into one score per passage with tantivy's own [`Bm25Weight`] (built once per field and
+//! document frequency) and in the union's order — clause by clause, each passage's score
+//! starting at zero — so that every score is bit for bit the one tantivy's search gives, and the
+//! best documents are taken as its top-k collector takes them (higher score first, then the
+//! lower document). Where tantivy would not sum that way (a query of term clauses only, which
+//! it runs with block-WAND, or an index of several segments), [`MemoryPostings::top`] says so
+//! and the caller asks tantivy. A test compares both on the evaluation questions.
+
+use rustc_hash::FxHashMap as HashMap;
+use tantivy::fieldnorm::FieldNormReader;
+use tantivy::postings::Postings;
+use tantivy::query::{Bm25StatisticsProvider, Bm25Weight};
+use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::{DocSet, Searcher, TERMINATED};
+
+/// One clause of a search, all of them optional (`Should`) and summed.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Clause {
+    /// A term in a text field, scored by BM25 times `boost`.
+    Term {
+        field: Field,
+        term: String,
+        boost: f32,
+    },
+    /// Every passage of a page, at a constant score.
+    Page { page: String, score: f32 },
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Posting {
+    doc: u32,
+    term_freq: u32,
+    /// The field's length norm id for the document (tantivy's constant 1 when the field
+    /// keeps no norms).
+    norm: u8,
+}
+
+struct TermPostings {
+    /// Into [`MemoryPostings::weights`].
+    weight: usize,
+    postings: Vec<Posting>,
+}
+
+/// Every term of the searched fields with its postings, and each page's passages (hashed
+/// with FxHash: fixed keys from the rulebook, a hundred look-ups a query).
+pub(super) struct MemoryPostings {
+    terms: HashMap<Field, HashMap<String, TermPostings>>,
+    /// One BM25 weight per field and document frequency (all a term's weight depends on).
+    weights: Vec<Bm25Weight>,
+    pages: HashMap<String, Vec<u32>>,
+    max_doc: u32,
+}
+
+impl MemoryPostings {
+    /// Reads the postings of `fields` (text fields indexed with frequencies) and of `page` (a
+    /// raw field); `None` for an index of more than one segment.
+    pub(super) fn read(
+        searcher: &Searcher,
+        fields: &[Field],
+        page: Field,
+    ) -> tantivy::Result<Option<MemoryPostings>> {
+        let [segment] = searcher.segment_readers() else {
+            return Ok(None);
+        };
+        let total_docs = Bm25StatisticsProvider::total_num_docs(searcher)?;
+        let mut out = MemoryPostings {
+            terms: HashMap::default(),
+            weights: Vec::new(),
+            pages: HashMap::default(),
+            max_doc: segment.max_doc(),
+        };
+        for &field in fields {
+            // As `Bm25Weight::for_terms` computes it.
+            let average = Bm25StatisticsProvider::total_num_tokens(searcher, field)? as f32
+                / total_docs as f32;
+            let norms = segment
+                .fieldnorms_readers()
+                .get_field(field)?
+                .unwrap_or_else(|| FieldNormReader::constant(segment.max_doc(), 1));
+            let mut by_doc_freq: HashMap<u32, usize> = HashMap::default();
+            let inverted = segment.inverted_index(field)?;
+            let mut stream = inverted.terms().stream()?;
+            let terms = out.terms.entry(field).or_default();
+            while stream.advance() {
+                let info = stream.value();
+                let mut docs =
+                    inverted.read_postings_from_terminfo(info, IndexRecordOption::WithFreqs)?;
+                let mut postings = Vec::with_capacity(info.doc_freq as usize);
+                while docs.doc() != TERMINATED {
+                    postings.push(Posting {
+                        doc: docs.doc(),
+                        term_freq: docs.term_freq(),
+                        norm: norms.fieldnorm_id(docs.doc()),
+                    });
+                    docs.advance();
+                }
+                let weight = *by_doc_freq.entry(info.doc_freq).or_insert_with(|| {
+                    out.weights.push(Bm25Weight::for_one_term_without_explain(
+                        u64::from(info.doc_freq),
+                        total_docs,
+                        average,
+                    ));
+                    out.weights.len() - 1
+                });
+                let term = String::from_utf8_lossy(stream.key()).into_owned();
+                terms.insert(term, TermPostings { weight, postings });
+            }
+        }
+        let inverted = segment.inverted_index(page)?;
+        let mut stream = inverted.terms().stream()?;
+        while stream.advance() {
+            let mut docs =
+                inverted.read_postings_from_terminfo(stream.value(), IndexRecordOption::Basic)?;
+            let mut list = Vec::new();
+            while docs.doc() != TERMINATED {
+                list.push(docs.doc());
+                docs.advance();
+            }
+            let page = String::from_utf8_lossy(stream.key()).into_owned();
+            out.pages.insert(page, list);
+        }
+        Ok(Some(out))
+    }
+
+    /// Whether `field` holds `term`.
+    pub(super) fn has(&self, field: Field, term: &str) -> bool {
+        self.terms.get(&field).is_some_and(|t| t.contains_key(term))
+    }
+
+    /// The best `limit` documents for `clauses` as (score, document), best first, as tantivy's
+    /// `TopDocs` would return them; `None` when tantivy would sum the clauses in another order
+    /// (terms only: block-WAND).
+    pub(super) fn top(&self, clauses: &[Clause], limit: usize) -> Option<Vec<(f32, u32)>> {
+        if !clauses.iter().any(|c| matches!(c, Clause::Page { .. })) {
+            return None;
+        }
+        let mut scores = vec![0.0f32; self.max_doc as usize];
+        let mut matched = vec![false; self.max_doc as usize];
+        for clause in clauses {
+            match clause {
+                Clause::Term { field, term, boost } => {
+                    let Some(t) = self.terms.get(field).and_then(|t| t.get(term)) else {
+                        continue;
+                    };
+                    // What tantivy's term scorer does with the boost its `BoostQuery` passes.
+                    let weight = self.weights[t.weight].boost_by(*boost);
+                    for p in &t.postings {
+                        scores[p.doc as usize] += weight.score(p.norm, p.term_freq);
+                        matched[p.doc as usize] = true;
+                    }
+                }
+                Clause::Page { page, score } => {
+                    for &doc in self.pages.get(page).into_iter().flatten() {
+                        scores[doc as usize] += *score;
+                        matched[doc as usize] = true;
+                    }
+                }
+            }
+        }
+        let mut top: Vec<(f32, u32)> = (0..self.max_doc)
+            .filter(|&d| matched[d as usize])
+            .map(|d| (scores[d as usize], d))
+            .collect();
+        let order = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        if top.len() > limit && limit > 0 {
+            top.select_nth_unstable_by(limit - 1, order);
+        }
+        top.truncate(limit);
+        top.sort_unstable_by(order);
+        Some(top)
+    }
+}
