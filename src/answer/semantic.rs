@@ -344,12 +344,9 @@ mod tests {
     }
 
     #[test]
-    fn loads_quickly() {
-        let start = std::time::Instant::now();
+    fn embedded_vectors_load() {
+        // How long loading takes is a benchmark's business (start-up in BENCHMARKS.md).
         let v = WordVectors::from_bytes(EMBEDDED_BYTES).unwrap();
-        let took = start.elapsed();
         assert!(!v.is_empty());
-        // Generous for a shared CI machine; a release build takes a few milliseconds.
-        assert!(took.as_millis() < 500, "loading took {took:?}");
     }
 }
