@@ -14,7 +14,7 @@ use super::describe::{capitalised, color_name, pieces_on};
 use super::game::{Game, position_identity};
 use super::legality::MoveRejection;
 use super::notation::{resolve_move, san_plus, san_plus_among, uci};
-use super::winnability::{SolverBudget, Verdict, Winnability, winnability_both};
+use super::winnability::{SanLine, SolverBudget, Verdict, Winnability, winnability_both};
 
 /// Options for building a report.
 #[derive(Debug, Clone, Copy, Default)]
@@ -130,8 +130,8 @@ pub struct DeadPosition {
     pub white_can_mate: Option<bool>,
     pub black_can_mate: Option<bool>,
     /// A series of legal moves ending in mate by White / Black (SAN), as proof.
-    pub white_helpmate: Vec<String>,
-    pub black_helpmate: Vec<String>,
+    pub white_helpmate: SanLine,
+    pub black_helpmate: SanLine,
     pub reason: String,
     pub article: &'static str,
 }
@@ -443,7 +443,7 @@ fn solver_verdicts(
 ) -> [Verdict; 2] {
     let verdict = |winnability| Verdict {
         winnability,
-        helpmate_san: vec![],
+        helpmate_san: SanLine::default(),
     };
     if checkmate {
         // The mating side has mated; the mated side cannot mate any more.

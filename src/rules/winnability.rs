@@ -109,13 +109,11 @@ fn current_token() -> Option<CancelToken> {
 /// the clocks as `0 1` (the solver's board has none, and so the same position under other
 /// clocks finds its verdict in the cache).
 pub fn chasolver_fen(pos: &Chess, mode: CastlingMode) -> String {
-    let mut setup = pos.to_setup(EnPassantMode::Legal);
-    if mode == CastlingMode::Chess960 {
-        setup.castling_rights = shakmaty::Bitboard::EMPTY;
-    }
-    setup.halfmoves = 0;
-    setup.fullmoves = std::num::NonZeroU32::MIN;
-    Fen::try_from_setup(setup)
+    fen_of(&solver_key(pos, mode))
+}
+
+fn fen_of(key: &Key) -> String {
+    Fen::try_from_setup(key.clone())
         .map(|f| f.to_string())
         .unwrap_or_else(|e| e.ignore().to_string())
 }
@@ -136,21 +134,39 @@ fn to_chess_color(color: Color) -> chess::Color {
     }
 }
 
-/// Decided verdicts by position (the FEN chasolver reads), White's then Black's: a verdict
-/// never changes, and the same positions come back (a game re-diagnosed after an edit, a
-/// widget asking about one position, the two sides of one report).
+/// A position as the solver sees it, the cache's key: what [`chasolver_fen`] writes (pieces,
+/// turn, castling rights outside Chess960, the e.p. square only when a capture can use it; no
+/// clocks), kept as shakmaty's setup so that a look-up needs no FEN.
+type Key = shakmaty::Setup;
+
+fn solver_key(pos: &Chess, mode: CastlingMode) -> Key {
+    let mut setup = pos.to_setup(EnPassantMode::Legal);
+    if mode == CastlingMode::Chess960 {
+        setup.castling_rights = shakmaty::Bitboard::EMPTY;
+    }
+    setup.halfmoves = 0;
+    setup.fullmoves = std::num::NonZeroU32::MIN;
+    setup
+}
+
+/// Decided verdicts by position, White's then Black's: a verdict never changes, and the same
+/// positions come back (a game re-diagnosed after an edit, a widget asking about one
+/// position, the two sides of one report).
 type Verdicts = [Option<Known>; 2];
+
+/// A helpmate line in SAN, shared between the cache and the reports that quote it.
+pub type SanLine = Arc<[String]>;
 
 /// A decided verdict, and its helpmate line in SAN once a report has asked for it (SAN is a
 /// function of the position, which the cache key is).
 #[derive(Clone)]
 struct Known {
     verdict: Winnability,
-    san: Option<Vec<String>>,
+    san: Option<SanLine>,
 }
 
-fn cache() -> &'static Mutex<HashMap<String, Verdicts>> {
-    static CACHE: OnceLock<Mutex<HashMap<String, Verdicts>>> = OnceLock::new();
+fn cache() -> &'static Mutex<HashMap<Key, Verdicts>> {
+    static CACHE: OnceLock<Mutex<HashMap<Key, Verdicts>>> = OnceLock::new();
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
@@ -164,7 +180,7 @@ fn side(winner: Color) -> usize {
     }
 }
 
-fn remember(fen: &str, winner: Color, verdict: &Winnability) {
+fn remember(key: &Key, winner: Color, verdict: &Winnability) {
     if verdict.decided().is_none() {
         return;
     }
@@ -173,7 +189,7 @@ fn remember(fen: &str, winner: Color, verdict: &Winnability) {
         san: None,
     };
     if let Ok(mut cache) = cache().lock() {
-        if let Some(entry) = cache.get_mut(fen) {
+        if let Some(entry) = cache.get_mut(key) {
             entry[side(winner)] = Some(known);
             return;
         }
@@ -182,33 +198,33 @@ fn remember(fen: &str, winner: Color, verdict: &Winnability) {
         }
         let mut entry = Verdicts::default();
         entry[side(winner)] = Some(known);
-        cache.insert(fen.to_string(), entry);
+        cache.insert(key.clone(), entry);
     }
 }
 
-fn recall(fen: &str, winner: Color) -> Option<Winnability> {
+fn recall(key: &Key, winner: Color) -> Option<Winnability> {
     let cache = cache().lock().ok()?;
-    Some(cache.get(fen)?[side(winner)].as_ref()?.verdict.clone())
+    Some(cache.get(key)?[side(winner)].as_ref()?.verdict.clone())
 }
 
-/// A winnable verdict whose SAN line is remembered, as a report takes it: the SAN line, and
-/// the verdict without its UCI line (a report shows the SAN one; no need to copy both).
-fn recall_with_san(fen: &str, winner: Color) -> Option<Verdict> {
+/// A winnable verdict whose SAN line is remembered, as a report takes it: the SAN line
+/// (shared, not copied), and the verdict without its UCI line (a report shows the SAN one).
+fn recall_with_san(key: &Key, winner: Color) -> Option<Verdict> {
     let cache = cache().lock().ok()?;
-    let known = cache.get(fen)?[side(winner)].as_ref()?;
+    let known = cache.get(key)?[side(winner)].as_ref()?;
     Some(Verdict {
         winnability: Winnability::Winnable {
             helpmate: Vec::new(),
         },
-        helpmate_san: known.san.clone()?,
+        helpmate_san: Arc::clone(known.san.as_ref()?),
     })
 }
 
-fn remember_san(fen: &str, winner: Color, san: &[String]) {
+fn remember_san(key: &Key, winner: Color, san: &SanLine) {
     if let Ok(mut cache) = cache().lock()
-        && let Some(Some(known)) = cache.get_mut(fen).map(|e| &mut e[side(winner)])
+        && let Some(Some(known)) = cache.get_mut(key).map(|e| &mut e[side(winner)])
     {
-        known.san = Some(san.to_vec());
+        known.san = Some(Arc::clone(san));
     }
 }
 
@@ -229,7 +245,7 @@ pub fn winnability(
     winner: Color,
     budget: SolverBudget,
 ) -> Winnability {
-    let mut query = Query::new(chasolver_fen(pos, mode), budget);
+    let mut query = Query::new(pos, mode, budget);
     query.decide(winner)
 }
 
@@ -246,26 +262,26 @@ pub fn is_dead(pos: &Chess, mode: CastlingMode, budget: SolverBudget) -> bool {
 #[derive(Debug, Clone)]
 pub struct Verdict {
     pub winnability: Winnability,
-    pub helpmate_san: Vec<String>,
+    pub helpmate_san: SanLine,
 }
 
-/// [`winnability`] for White and for Black, each with its helpmate line in SAN: one FEN, one
-/// cache key and one solver board serve both queries, and the SAN lines are remembered with
-/// the verdicts.
+/// [`winnability`] for White and for Black, each with its helpmate line in SAN: one cache
+/// key and one solver board serve both queries, and the SAN lines are remembered with the
+/// verdicts.
 pub fn winnability_both(pos: &Chess, mode: CastlingMode, budget: SolverBudget) -> [Verdict; 2] {
-    let mut query = Query::new(chasolver_fen(pos, mode), budget);
+    let mut query = Query::new(pos, mode, budget);
     [Color::White, Color::Black].map(|winner| {
-        if let Some(known) = recall_with_san(&query.fen, winner) {
+        if let Some(known) = recall_with_san(&query.key, winner) {
             return known;
         }
         let winnability = query.decide(winner);
-        let helpmate_san = match &winnability {
+        let helpmate_san: SanLine = match &winnability {
             Winnability::Winnable { helpmate } => {
-                let san = helpmate_san(pos, helpmate);
-                remember_san(&query.fen, winner, &san);
+                let san = helpmate_san(pos, helpmate).into();
+                remember_san(&query.key, winner, &san);
                 san
             }
-            _ => Vec::new(),
+            _ => SanLine::default(),
         };
         Verdict {
             winnability,
@@ -274,34 +290,34 @@ pub fn winnability_both(pos: &Chess, mode: CastlingMode, budget: SolverBudget) -
     })
 }
 
-/// The queries on one position: the FEN (the bridge to the solver's board and the cache key),
-/// and the board, read from it at the first cache miss.
+/// The queries on one position: the cache key, and the solver's board, read from the FEN
+/// written from the key (the bridge, [`chasolver_fen`]) at the first cache miss.
 struct Query {
-    fen: String,
+    key: Key,
     board: Option<Result<chess::Board, String>>,
     budget: SolverBudget,
 }
 
 impl Query {
-    fn new(fen: String, budget: SolverBudget) -> Query {
+    fn new(pos: &Chess, mode: CastlingMode, budget: SolverBudget) -> Query {
         Query {
-            fen,
+            key: solver_key(pos, mode),
             board: None,
             budget,
         }
     }
 
     fn decide(&mut self, winner: Color) -> Winnability {
-        if let Some(hit) = recall(&self.fen, winner) {
+        if let Some(hit) = recall(&self.key, winner) {
             return hit;
         }
-        let fen = &self.fen;
-        let board = match self.board.get_or_insert_with(|| board_from_fen(fen)) {
+        let key = &self.key;
+        let board = match self.board.get_or_insert_with(|| board_from_fen(&fen_of(key))) {
             Ok(b) => *b,
             Err(why) => return Winnability::Undetermined { why: why.clone() },
         };
         let verdict = solve(&board, winner, self.budget);
-        remember(&self.fen, winner, &verdict);
+        remember(&self.key, winner, &verdict);
         verdict
     }
 }
@@ -461,8 +477,7 @@ mod tests {
             "{verdict:?}"
         );
         assert!(!cancelled(), "the scope ends with with_cancel");
-        let fen = chasolver_fen(&p, CastlingMode::Standard);
-        assert!(recall(&fen, Color::White).is_none());
+        assert!(recall(&solver_key(&p, CastlingMode::Standard), Color::White).is_none());
     }
 
     #[test]
