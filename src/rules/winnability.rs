@@ -19,7 +19,8 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+use shakmaty::san::San;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Role, Square};
 
 /// The verdict on whether `winner` can still checkmate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -154,14 +155,30 @@ fn solver_key(pos: &Chess, mode: CastlingMode) -> Key {
 /// position, the two sides of one report).
 type Verdicts = [Option<Known>; 2];
 
-/// A helpmate line in SAN, shared between the cache and the reports that quote it.
-pub type SanLine = Arc<[String]>;
+/// A decided verdict as the solver gave it: the helpmate line in the solver's moves, written
+/// as UCI only for a caller of [`winnability`] that wants it.
+#[derive(Clone)]
+enum Found {
+    Winnable(Arc<[chess::ChessMove]>),
+    Unwinnable,
+}
+
+impl Found {
+    fn to_winnability(&self) -> Winnability {
+        match self {
+            Found::Winnable(line) => Winnability::Winnable {
+                helpmate: line.iter().map(|m| m.to_string()).collect(),
+            },
+            Found::Unwinnable => Winnability::Unwinnable,
+        }
+    }
+}
 
 /// A decided verdict, and its helpmate line in SAN once a report has asked for it (SAN is a
 /// function of the position, which the cache key is).
 #[derive(Clone)]
 struct Known {
-    verdict: Winnability,
+    found: Found,
     san: Option<SanLine>,
 }
 
@@ -180,12 +197,9 @@ fn side(winner: Color) -> usize {
     }
 }
 
-fn remember(key: &Key, winner: Color, verdict: &Winnability) {
-    if verdict.decided().is_none() {
-        return;
-    }
+fn remember(key: &Key, winner: Color, found: &Found) {
     let known = Known {
-        verdict: verdict.clone(),
+        found: found.clone(),
         san: None,
     };
     if let Ok(mut cache) = cache().lock() {
@@ -202,9 +216,9 @@ fn remember(key: &Key, winner: Color, verdict: &Winnability) {
     }
 }
 
-fn recall(key: &Key, winner: Color) -> Option<Winnability> {
+fn recall(key: &Key, winner: Color) -> Option<Found> {
     let cache = cache().lock().ok()?;
-    Some(cache.get(key)?[side(winner)].as_ref()?.verdict.clone())
+    Some(cache.get(key)?[side(winner)].as_ref()?.found.clone())
 }
 
 /// A winnable verdict whose SAN line is remembered, as a report takes it: the SAN line
@@ -216,7 +230,7 @@ fn recall_with_san(key: &Key, winner: Color) -> Option<Verdict> {
         winnability: Winnability::Winnable {
             helpmate: Vec::new(),
         },
-        helpmate_san: Arc::clone(known.san.as_ref()?),
+        helpmate_san: known.san.clone()?,
     })
 }
 
@@ -224,16 +238,7 @@ fn remember_san(key: &Key, winner: Color, san: &SanLine) {
     if let Ok(mut cache) = cache().lock()
         && let Some(Some(known)) = cache.get_mut(key).map(|e| &mut e[side(winner)])
     {
-        known.san = Some(Arc::clone(san));
-    }
-}
-
-fn from_solver(found: Option<chasolver::Winnability>) -> Option<Winnability> {
-    match found? {
-        chasolver::Winnability::Winnable { helpmate } => Some(Winnability::Winnable {
-            helpmate: helpmate.iter().map(|m| m.to_string()).collect(),
-        }),
-        chasolver::Winnability::Unwinnable => Some(Winnability::Unwinnable),
+        known.san = Some(san.clone());
     }
 }
 
@@ -274,20 +279,31 @@ pub fn winnability_both(pos: &Chess, mode: CastlingMode, budget: SolverBudget) -
         if let Some(known) = recall_with_san(&query.key, winner) {
             return known;
         }
-        let winnability = query.decide(winner);
-        let helpmate_san: SanLine = match &winnability {
-            Winnability::Winnable { helpmate } => {
-                let san = helpmate_san(pos, helpmate).into();
+        match query.find(winner) {
+            Ok(Found::Winnable(line)) => {
+                let san = san_line(pos, &line);
                 remember_san(&query.key, winner, &san);
-                san
+                Verdict {
+                    winnability: Winnability::Winnable {
+                        helpmate: Vec::new(),
+                    },
+                    helpmate_san: san,
+                }
             }
-            _ => SanLine::default(),
-        };
-        Verdict {
-            winnability,
-            helpmate_san,
+            found => Verdict {
+                winnability: undetermined_or(found),
+                helpmate_san: SanLine::default(),
+            },
         }
     })
+}
+
+/// The verdict of a query whose helpmate line is not wanted.
+fn undetermined_or(found: Result<Found, String>) -> Winnability {
+    match found {
+        Ok(found) => found.to_winnability(),
+        Err(why) => Winnability::Undetermined { why },
+    }
 }
 
 /// The queries on one position: the cache key, and the solver's board, read from the FEN
@@ -308,22 +324,28 @@ impl Query {
     }
 
     fn decide(&mut self, winner: Color) -> Winnability {
+        undetermined_or(self.find(winner))
+    }
+
+    /// The verdict from the cache or the solver, or why there is none.
+    fn find(&mut self, winner: Color) -> Result<Found, String> {
         if let Some(hit) = recall(&self.key, winner) {
-            return hit;
+            return Ok(hit);
         }
         let key = &self.key;
         let board = match self.board.get_or_insert_with(|| board_from_fen(&fen_of(key))) {
             Ok(b) => *b,
-            Err(why) => return Winnability::Undetermined { why: why.clone() },
+            Err(why) => return Err(why.clone()),
         };
-        let verdict = solve(&board, winner, self.budget);
-        remember(&self.key, winner, &verdict);
-        verdict
+        let found = solve(&board, winner, self.budget)?;
+        remember(&self.key, winner, &found);
+        Ok(found)
     }
 }
 
-/// One query to chasolver, under the budget's deadline (set now) and the thread's token.
-fn solve(board: &chess::Board, winner: Color, budget: SolverBudget) -> Winnability {
+/// One query to chasolver, under the budget's deadline (set now) and the thread's token: the
+/// verdict, or why there is none.
+fn solve(board: &chess::Board, winner: Color, budget: SolverBudget) -> Result<Found, String> {
     let token = current_token();
     let limits = chasolver::Limits {
         deadline: budget.0.map(|d| Instant::now() + d),
@@ -332,59 +354,140 @@ fn solve(board: &chess::Board, winner: Color, budget: SolverBudget) -> Winnabili
     let chess_winner = to_chess_color(winner);
     let outcome = std::panic::catch_unwind(|| {
         if chasolver::is_unwinnable_fast_within(board, chess_winner, &limits) {
-            return Some(Winnability::Unwinnable);
+            return Some(Found::Unwinnable);
         }
-        from_solver(chasolver::winnability_within(board, chess_winner, &limits))
+        match chasolver::winnability_within(board, chess_winner, &limits)? {
+            chasolver::Winnability::Winnable { helpmate } => Some(Found::Winnable(helpmate.into())),
+            chasolver::Winnability::Unwinnable => Some(Found::Unwinnable),
+        }
     });
     match outcome {
-        Ok(Some(verdict)) => verdict,
-        Ok(None) => Winnability::Undetermined {
-            why: if token.as_ref().is_some_and(CancelToken::is_cancelled) {
-                "the request was cancelled before the solver finished".into()
-            } else if limits.deadline.is_some_and(|d| Instant::now() >= d) {
-                format!(
-                    "not decided within the solver budget of {} ms",
-                    budget.0.unwrap_or_default().as_millis()
-                )
-            } else {
-                "the solver gave up on this position".into()
-            },
-        },
-        Err(_) => Winnability::Undetermined {
-            why: "the solver failed on this position".into(),
-        },
+        Ok(Some(found)) => Ok(found),
+        Ok(None) => Err(if token.as_ref().is_some_and(CancelToken::is_cancelled) {
+            "the request was cancelled before the solver finished".into()
+        } else if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            format!(
+                "not decided within the solver budget of {} ms",
+                budget.0.unwrap_or_default().as_millis()
+            )
+        } else {
+            "the solver gave up on this position".into()
+        }),
+        Err(_) => Err("the solver failed on this position".into()),
     }
 }
 
 /// Turns a helpmate line (UCI) into SAN from `pos`, stopping at the first move that does not
 /// apply (which would be a bridge bug, reported rather than hidden).
 pub fn helpmate_san(pos: &Chess, line: &[String]) -> Vec<String> {
-    use super::notation::{play_uci, san_text};
-    let mut p = pos.clone();
-    let mut out = Vec::with_capacity(line.len());
-    for text in line {
-        let Ok(uci) = UciMove::from_ascii(text.as_bytes()) else {
-            break;
-        };
-        let Some(san) = play_uci(&mut p, &uci) else {
-            break;
-        };
-        let mut san = san_text(san);
-        if p.is_check() {
-            san.push('+');
+    let moves = line
+        .iter()
+        .map(|text| UciMove::from_ascii(text.as_bytes()).ok());
+    let mut out: Vec<String> = Vec::with_capacity(line.len());
+    let mate = walk_line(pos, moves, |san, check| {
+        let mut text = super::notation::san_text(san);
+        if check {
+            text.push('+');
         }
-        out.push(san);
-    }
-    // A check followed by a legal move of the line is no mate: only where the line ends can
-    // a check be mate.
-    if let Some(last) = out.last_mut()
-        && last.ends_with('+')
-        && p.legal_moves().is_empty()
-    {
+        out.push(text);
+    });
+    if mate && let Some(last) = out.last_mut() {
         last.pop();
         last.push('#');
     }
     out
+}
+
+/// [`helpmate_san`] for a line of the solver's moves, written into one string.
+fn san_line(pos: &Chess, line: &[chess::ChessMove]) -> SanLine {
+    let mut moves = SanMoves {
+        text: String::with_capacity(line.len() * 5),
+        ends: Vec::with_capacity(line.len()),
+    };
+    let mate = walk_line(pos, line.iter().map(|m| Some(uci_of(*m))), |san, check| {
+        san.append_to_string(&mut moves.text);
+        if check {
+            moves.text.push('+');
+        }
+        moves.ends.push(moves.text.len());
+    });
+    if mate {
+        moves.text.pop();
+        moves.text.push('#');
+    }
+    SanLine(Arc::new(moves))
+}
+
+/// The solver's move as UCI, square by square (both crates number a1 = 0, b1 = 1, …).
+fn uci_of(m: chess::ChessMove) -> UciMove {
+    let square = |s: chess::Square| Square::new(s.to_index() as u32);
+    UciMove::Normal {
+        from: square(m.get_source()),
+        to: square(m.get_dest()),
+        promotion: m.get_promotion().map(|p| match p {
+            chess::Piece::Queen => Role::Queen,
+            chess::Piece::Rook => Role::Rook,
+            chess::Piece::Bishop => Role::Bishop,
+            chess::Piece::Knight => Role::Knight,
+            chess::Piece::Pawn => Role::Pawn,
+            chess::Piece::King => Role::King,
+        }),
+    }
+}
+
+/// Plays `moves` from `pos`, handing each one's SAN (no check sign) and whether it gives check
+/// to `each`, and stops at the first move that is missing or does not apply. Returns whether
+/// the line ends in mate: a check followed by a legal move of the line is no mate, so only
+/// where the line ends can a check be mate.
+fn walk_line(
+    pos: &Chess,
+    moves: impl Iterator<Item = Option<UciMove>>,
+    mut each: impl FnMut(San, bool),
+) -> bool {
+    let mut p = pos.clone();
+    let mut last_check = false;
+    for uci in moves {
+        let Some(san) = uci.and_then(|uci| super::notation::play_uci(&mut p, &uci)) else {
+            break;
+        };
+        last_check = p.is_check();
+        each(san, last_check);
+    }
+    last_check && p.legal_moves().is_empty()
+}
+
+/// A helpmate line in SAN, written once into one string and shared by the cache and every
+/// report that quotes it; serialized as a list of moves.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SanLine(Arc<SanMoves>);
+
+/// The moves of a line one after the other, and where each ends.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct SanMoves {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl SanLine {
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = &str> {
+        let (text, ends) = (&self.0.text, &self.0.ends);
+        (0..ends.len()).map(move |i| &text[if i == 0 { 0 } else { ends[i - 1] }..ends[i]])
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.ends.is_empty()
+    }
+
+    /// The line as separate moves, e.g. for [`super::report::short_line`].
+    pub fn to_vec(&self) -> Vec<&str> {
+        self.moves().collect()
+    }
+}
+
+impl Serialize for SanLine {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.moves())
+    }
 }
 
 #[cfg(test)]
