@@ -352,7 +352,7 @@ fn flag_ruling(flagged: Color, opponent: &Verdict, over: Option<&GameOutcome>) -
                 if opponent.helpmate_san.is_empty() {
                     String::new()
                 } else {
-                    format!(", for example {}", short_line(&opponent.helpmate_san.to_vec()))
+                    format!(", for example {}", short_line(opponent.helpmate_san.moves()))
                 }
             ),
             articles: vec!["6.9"],
@@ -837,7 +837,7 @@ fn outcome(
 }
 
 /// A helpmate line short enough for a sentence; the full line stays in `dead_position_info`.
-pub fn short_line<S: std::borrow::Borrow<str>>(line: &[S]) -> String {
+pub fn short_line(line: &[String]) -> String {
     if line.len() <= 12 {
         line.join(" ")
     } else {

@@ -384,38 +384,37 @@ pub fn helpmate_san(pos: &Chess, line: &[String]) -> Vec<String> {
         .iter()
         .map(|text| UciMove::from_ascii(text.as_bytes()).ok());
     let mut out: Vec<String> = Vec::with_capacity(line.len());
-    let mate = walk_line(pos, moves, |san, check| {
-        let mut text = super::notation::san_text(san);
-        if check {
-            text.push('+');
-        }
-        out.push(text);
-    });
-    if mate && let Some(last) = out.last_mut() {
-        last.pop();
-        last.push('#');
-    }
+    let mate = walk_line(pos, moves, |san, check| out.push(san_with_sign(san, check)));
+    mark_mate(&mut out, mate);
     out
 }
 
-/// [`helpmate_san`] for a line of the solver's moves, written into one string.
+/// [`helpmate_san`] for a line of the solver's moves.
 fn san_line(pos: &Chess, line: &[chess::ChessMove]) -> SanLine {
-    let mut moves = SanMoves {
-        text: String::with_capacity(line.len() * 5),
-        ends: Vec::with_capacity(line.len()),
-    };
+    let mut moves: Vec<String> = Vec::with_capacity(line.len());
     let mate = walk_line(pos, line.iter().map(|m| Some(uci_of(*m))), |san, check| {
-        san.append_to_string(&mut moves.text);
-        if check {
-            moves.text.push('+');
-        }
-        moves.ends.push(moves.text.len());
+        moves.push(san_with_sign(san, check));
     });
-    if mate {
-        moves.text.pop();
-        moves.text.push('#');
+    mark_mate(&mut moves, mate);
+    SanLine(moves.into())
+}
+
+/// `san` written out, with `+` when it gives check.
+fn san_with_sign(san: San, check: bool) -> String {
+    let mut text = String::with_capacity(8);
+    san.append_to_string(&mut text);
+    if check {
+        text.push('+');
     }
-    SanLine(Arc::new(moves))
+    text
+}
+
+/// Turns the last move's `+` into `#` when the line ends in mate.
+fn mark_mate(moves: &mut [String], mate: bool) {
+    if mate && let Some(last) = moves.last_mut() {
+        last.pop();
+        last.push('#');
+    }
 }
 
 /// The solver's move as UCI, square by square (both crates number a1 = 0, b1 = 1, …).
@@ -456,37 +455,19 @@ fn walk_line(
     last_check && p.legal_moves().is_empty()
 }
 
-/// A helpmate line in SAN, written once into one string and shared by the cache and every
-/// report that quotes it; serialized as a list of moves.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SanLine(Arc<SanMoves>);
-
-/// The moves of a line one after the other, and where each ends.
-#[derive(Debug, Default, PartialEq, Eq)]
-struct SanMoves {
-    text: String,
-    ends: Vec<usize>,
-}
+/// A helpmate line in SAN, written once and shared by the cache and every report that quotes
+/// it; serialized as a list of moves.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct SanLine(Arc<[String]>);
 
 impl SanLine {
-    pub fn moves(&self) -> impl ExactSizeIterator<Item = &str> {
-        let (text, ends) = (&self.0.text, &self.0.ends);
-        (0..ends.len()).map(move |i| &text[if i == 0 { 0 } else { ends[i - 1] }..ends[i]])
+    pub fn moves(&self) -> &[String] {
+        &self.0
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.ends.is_empty()
-    }
-
-    /// The line as separate moves, e.g. for [`super::report::short_line`].
-    pub fn to_vec(&self) -> Vec<&str> {
-        self.moves().collect()
-    }
-}
-
-impl Serialize for SanLine {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.moves())
+        self.0.is_empty()
     }
 }
 
