@@ -352,11 +352,10 @@ fn solve(board: &chess::Board, winner: Color, budget: SolverBudget) -> Result<Fo
         cancel: token.as_ref().map(|t| Arc::clone(&t.0)),
     };
     let chess_winner = to_chess_color(winner);
+    // The fast check, then the full analysis when it is inconclusive; in one call, which runs
+    // the analysis's cheap first phases before the fast check (same verdicts, less work).
     let outcome = std::panic::catch_unwind(|| {
-        if chasolver::is_unwinnable_fast_within(board, chess_winner, &limits) {
-            return Some(Found::Unwinnable);
-        }
-        match chasolver::winnability_within(board, chess_winner, &limits)? {
+        match chasolver::winnability_with_fast_check_within(board, chess_winner, &limits)? {
             chasolver::Winnability::Winnable { helpmate } => Some(Found::Winnable(helpmate.into())),
             chasolver::Winnability::Unwinnable => Some(Found::Unwinnable),
         }
