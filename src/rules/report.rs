@@ -13,7 +13,7 @@ use super::castling::{CastlingStatus, castling_status};
 use super::describe::{capitalised, color_name, pieces_on};
 use super::game::{Game, position_identity};
 use super::legality::MoveRejection;
-use super::notation::{resolve_move, san_plus, san_plus_among, uci};
+use super::notation::{resolve_move, san_plus, san_plus_all, uci};
 use super::winnability::{SanLine, SolverBudget, Verdict, Winnability, winnability_both};
 
 /// Options for building a report.
@@ -190,10 +190,7 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
     let mode = game.mode;
     let legal = pos.legal_moves();
     let legal_moves: Vec<String> = legal.iter().map(|m| uci(*m, mode)).collect();
-    let legal_moves_san: Vec<String> = legal
-        .iter()
-        .map(|m| san_plus_among(pos, *m, &legal))
-        .collect();
+    let legal_moves_san = san_plus_all(pos, &legal);
     let checkers = pos.checkers();
     let in_check = checkers.any();
     let checkmate = in_check && legal.is_empty();
