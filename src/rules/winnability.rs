@@ -182,9 +182,15 @@ struct Known {
     san: Option<SanLine>,
 }
 
-fn cache() -> &'static Mutex<HashMap<Key, Verdicts>> {
-    static CACHE: OnceLock<Mutex<HashMap<Key, Verdicts>>> = OnceLock::new();
-    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+/// The cache's map, hashed with Fx (a few instructions a word; SipHash cost about 2,000
+/// instructions a report). Positions come from requests, so keys could be chosen to collide,
+/// but the map holds at most [`CACHE_LIMIT`] of them: the worst look-up compares 4,096 keys,
+/// about as long as one solver query.
+type VerdictMap = HashMap<Key, Verdicts, rustc_hash::FxBuildHasher>;
+
+fn cache() -> &'static Mutex<VerdictMap> {
+    static CACHE: OnceLock<Mutex<VerdictMap>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(VerdictMap::default()))
 }
 
 /// Positions kept (each with up to two verdicts) before the cache starts over.
