@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use shakmaty::fen::Fen;
-use shakmaty::uci::UciMove;
 use shakmaty::san::San;
+use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Role, Square};
 
 /// The verdict on whether `winner` can still checkmate.
@@ -339,7 +339,10 @@ impl Query {
             return Ok(hit);
         }
         let key = &self.key;
-        let board = match self.board.get_or_insert_with(|| board_from_fen(&fen_of(key))) {
+        let board = match self
+            .board
+            .get_or_insert_with(|| board_from_fen(&fen_of(key)))
+        {
             Ok(b) => *b,
             Err(why) => return Err(why.clone()),
         };
@@ -360,12 +363,15 @@ fn solve(board: &chess::Board, winner: Color, budget: SolverBudget) -> Result<Fo
     let chess_winner = to_chess_color(winner);
     // The fast check, then the full analysis when it is inconclusive; in one call, which runs
     // the analysis's cheap first phases before the fast check (same verdicts, less work).
-    let outcome = std::panic::catch_unwind(|| {
-        match chasolver::winnability_with_fast_check_within(board, chess_winner, &limits)? {
-            chasolver::Winnability::Winnable { helpmate } => Some(Found::Winnable(helpmate.into())),
-            chasolver::Winnability::Unwinnable => Some(Found::Unwinnable),
-        }
-    });
+    let outcome =
+        std::panic::catch_unwind(|| {
+            match chasolver::winnability_with_fast_check_within(board, chess_winner, &limits)? {
+                chasolver::Winnability::Winnable { helpmate } => {
+                    Some(Found::Winnable(helpmate.into()))
+                }
+                chasolver::Winnability::Unwinnable => Some(Found::Unwinnable),
+            }
+        });
     match outcome {
         Ok(Some(found)) => Ok(found),
         Ok(None) => Err(if token.as_ref().is_some_and(CancelToken::is_cancelled) {
