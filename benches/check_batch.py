@@ -22,11 +22,13 @@ of them. Measured, each best of --repeat runs:
   python-chess + SAN     the same, plus the SAN of every legal move (the arbiter's report
                          carries SAN for every legal move too)
   chasolver alone        the solver's queries of each report (for White then Black: the fast
-                         unwinnability test, then the full analysis when it is inconclusive,
-                         each under the same budget) on the same positions, called directly in
-                         a Rust loop with boards read beforehand and nothing cached
-                         (benches/solver_direct.rs, run through `cargo bench`); the arbiter's
-                         overhead is its full report's time over this one
+                         unwinnability test, then the full analysis when it is inconclusive, in
+                         one call, `winnability_with_fast_check_within`, as the report makes
+                         them, each under the same budget) on the same positions, called
+                         directly in a Rust loop with boards read beforehand, nothing cached
+                         and the binary's allocator (benches/solver_direct.rs, run through
+                         `cargo bench`); the arbiter's overhead is its full report's time over
+                         this one
 
 The worst single report is found by timestamping each report as it arrives from the batch,
 then re-timing the slowest candidates one by one in a fresh process (minus the cost of a

@@ -125,3 +125,32 @@ fn lichess_positions() {
     let t = run_file("lichess.txt", limit);
     assert_tally("lichess.txt", &t, 0);
 }
+
+/// The one call the checker makes (`winnability_with_fast_check_within`, added to our copy of
+/// chasolver) gives the same verdict and the same helpmate line as the fast check followed,
+/// when inconclusive, by the full analysis — the two calls it replaced.
+#[test]
+fn one_call_gives_the_verdicts_and_lines_of_the_two_it_replaced() {
+    use std::str::FromStr;
+    let path = format!("{}/tests/data/cha/lichess.txt", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let lines = text.lines().filter(|l| !l.starts_with('#') && l.len() > 3);
+    let limit = if cfg!(debug_assertions) { 200 } else { 3000 };
+    let limits = chasolver::Limits::default();
+    let mut differ = Vec::new();
+    for line in lines.take(limit) {
+        let board = chess::Board::from_str(line[2..].trim()).expect("a FEN the chess crate reads");
+        for winner in [chess::Color::White, chess::Color::Black] {
+            let two = if chasolver::is_unwinnable_fast_within(&board, winner, &limits) {
+                Some(chasolver::Winnability::Unwinnable)
+            } else {
+                chasolver::winnability_within(&board, winner, &limits)
+            };
+            let one = chasolver::winnability_with_fast_check_within(&board, winner, &limits);
+            if one != two {
+                differ.push(format!("{line} {winner:?}: {two:?} then, {one:?} now"));
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}

@@ -243,6 +243,31 @@ pub fn san_plus_among(pos: &Chess, m: Move, candidates: &MoveList) -> String {
     with_check_sign(San::disambiguate(m, candidates), &after)
 }
 
+/// [`san_plus`] of every move of `legal` (all the legal moves, in order). A piece's move is
+/// disambiguated against the others only when another piece of its kind can reach the same
+/// square, which a table of (role, square) counts built once tells.
+pub fn san_plus_all(pos: &Chess, legal: &MoveList) -> Vec<String> {
+    let mut reaching = [[0u8; 64]; 6];
+    for m in legal {
+        if let Move::Normal { role, to, .. } = *m {
+            let count = &mut reaching[usize::from(role) - 1][usize::from(to)];
+            *count = count.saturating_add(1);
+        }
+    }
+    let alone = MoveList::new();
+    legal
+        .iter()
+        .map(|m| match *m {
+            Move::Normal { role, to, .. }
+                if reaching[usize::from(role) - 1][usize::from(to)] > 1 =>
+            {
+                san_plus_among(pos, *m, legal)
+            }
+            _ => san_plus_among(pos, *m, &alone),
+        })
+        .collect()
+}
+
 /// `san` written out.
 pub fn san_text(san: San) -> String {
     let mut text = String::with_capacity(8);
@@ -301,8 +326,10 @@ mod tests {
                 if legal.is_empty() {
                     break;
                 }
-                for m in &legal {
+                let all = san_plus_all(&pos, &legal);
+                for (i, m) in legal.iter().enumerate() {
                     let expected = shakmaty::san::SanPlus::from_move(pos.clone(), *m).to_string();
+                    assert_eq!(all[i], expected, "{fen}: {m:?}");
                     assert_eq!(san_plus(&pos, *m), expected, "{fen}: {m:?}");
                     assert_eq!(san_plus_among(&pos, *m, &legal), expected, "{fen}: {m:?}");
                     let uci = m.to_uci(CastlingMode::Standard);

@@ -13,8 +13,8 @@ use super::castling::{CastlingStatus, castling_status};
 use super::describe::{capitalised, color_name, pieces_on};
 use super::game::{Game, position_identity};
 use super::legality::MoveRejection;
-use super::notation::{resolve_move, san_plus, san_plus_among, uci};
-use super::winnability::{SolverBudget, Verdict, Winnability, winnability_both};
+use super::notation::{resolve_move, san_plus, san_plus_all, uci};
+use super::winnability::{SanLine, SolverBudget, Verdict, Winnability, winnability_both};
 
 /// Options for building a report.
 #[derive(Debug, Clone, Copy, Default)]
@@ -130,8 +130,8 @@ pub struct DeadPosition {
     pub white_can_mate: Option<bool>,
     pub black_can_mate: Option<bool>,
     /// A series of legal moves ending in mate by White / Black (SAN), as proof.
-    pub white_helpmate: Vec<String>,
-    pub black_helpmate: Vec<String>,
+    pub white_helpmate: SanLine,
+    pub black_helpmate: SanLine,
     pub reason: String,
     pub article: &'static str,
 }
@@ -190,10 +190,7 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
     let mode = game.mode;
     let legal = pos.legal_moves();
     let legal_moves: Vec<String> = legal.iter().map(|m| uci(*m, mode)).collect();
-    let legal_moves_san: Vec<String> = legal
-        .iter()
-        .map(|m| san_plus_among(pos, *m, &legal))
-        .collect();
+    let legal_moves_san = san_plus_all(pos, &legal);
     let checkers = pos.checkers();
     let in_check = checkers.any();
     let checkmate = in_check && legal.is_empty();
@@ -352,7 +349,10 @@ fn flag_ruling(flagged: Color, opponent: &Verdict, over: Option<&GameOutcome>) -
                 if opponent.helpmate_san.is_empty() {
                     String::new()
                 } else {
-                    format!(", for example {}", short_line(&opponent.helpmate_san))
+                    format!(
+                        ", for example {}",
+                        short_line(opponent.helpmate_san.moves())
+                    )
                 }
             ),
             articles: vec!["6.9"],
@@ -443,7 +443,7 @@ fn solver_verdicts(
 ) -> [Verdict; 2] {
     let verdict = |winnability| Verdict {
         winnability,
-        helpmate_san: vec![],
+        helpmate_san: SanLine::default(),
     };
     if checkmate {
         // The mating side has mated; the mated side cannot mate any more.

@@ -18,8 +18,9 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use shakmaty::fen::Fen;
+use shakmaty::san::San;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Role, Square};
 
 /// The verdict on whether `winner` can still checkmate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -109,13 +110,11 @@ fn current_token() -> Option<CancelToken> {
 /// the clocks as `0 1` (the solver's board has none, and so the same position under other
 /// clocks finds its verdict in the cache).
 pub fn chasolver_fen(pos: &Chess, mode: CastlingMode) -> String {
-    let mut setup = pos.to_setup(EnPassantMode::Legal);
-    if mode == CastlingMode::Chess960 {
-        setup.castling_rights = shakmaty::Bitboard::EMPTY;
-    }
-    setup.halfmoves = 0;
-    setup.fullmoves = std::num::NonZeroU32::MIN;
-    Fen::try_from_setup(setup)
+    fen_of(&solver_key(pos, mode))
+}
+
+fn fen_of(key: &Key) -> String {
+    Fen::try_from_setup(key.clone())
         .map(|f| f.to_string())
         .unwrap_or_else(|e| e.ignore().to_string())
 }
@@ -136,22 +135,62 @@ fn to_chess_color(color: Color) -> chess::Color {
     }
 }
 
-/// Decided verdicts by position (the FEN chasolver reads), White's then Black's: a verdict
-/// never changes, and the same positions come back (a game re-diagnosed after an edit, a
-/// widget asking about one position, the two sides of one report).
+/// A position as the solver sees it, the cache's key: what [`chasolver_fen`] writes (pieces,
+/// turn, castling rights outside Chess960, the e.p. square only when a capture can use it; no
+/// clocks), kept as shakmaty's setup so that a look-up needs no FEN.
+type Key = shakmaty::Setup;
+
+fn solver_key(pos: &Chess, mode: CastlingMode) -> Key {
+    let mut setup = pos.to_setup(EnPassantMode::Legal);
+    if mode == CastlingMode::Chess960 {
+        setup.castling_rights = shakmaty::Bitboard::EMPTY;
+    }
+    setup.halfmoves = 0;
+    setup.fullmoves = std::num::NonZeroU32::MIN;
+    setup
+}
+
+/// Decided verdicts by position, White's then Black's: a verdict never changes, and the same
+/// positions come back (a game re-diagnosed after an edit, a widget asking about one
+/// position, the two sides of one report).
 type Verdicts = [Option<Known>; 2];
+
+/// A decided verdict as the solver gave it: the helpmate line in the solver's moves, written
+/// as UCI only for a caller of [`winnability`] that wants it.
+#[derive(Clone)]
+enum Found {
+    Winnable(Arc<[chess::ChessMove]>),
+    Unwinnable,
+}
+
+impl Found {
+    fn to_winnability(&self) -> Winnability {
+        match self {
+            Found::Winnable(line) => Winnability::Winnable {
+                helpmate: line.iter().map(|m| m.to_string()).collect(),
+            },
+            Found::Unwinnable => Winnability::Unwinnable,
+        }
+    }
+}
 
 /// A decided verdict, and its helpmate line in SAN once a report has asked for it (SAN is a
 /// function of the position, which the cache key is).
 #[derive(Clone)]
 struct Known {
-    verdict: Winnability,
-    san: Option<Vec<String>>,
+    found: Found,
+    san: Option<SanLine>,
 }
 
-fn cache() -> &'static Mutex<HashMap<String, Verdicts>> {
-    static CACHE: OnceLock<Mutex<HashMap<String, Verdicts>>> = OnceLock::new();
-    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+/// The cache's map, hashed with Fx (a few instructions a word; SipHash cost about 2,000
+/// instructions a report). Positions come from requests, so keys could be chosen to collide,
+/// but the map holds at most [`CACHE_LIMIT`] of them: the worst look-up compares 4,096 keys,
+/// about as long as one solver query.
+type VerdictMap = HashMap<Key, Verdicts, rustc_hash::FxBuildHasher>;
+
+fn cache() -> &'static Mutex<VerdictMap> {
+    static CACHE: OnceLock<Mutex<VerdictMap>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(VerdictMap::default()))
 }
 
 /// Positions kept (each with up to two verdicts) before the cache starts over.
@@ -164,16 +203,13 @@ fn side(winner: Color) -> usize {
     }
 }
 
-fn remember(fen: &str, winner: Color, verdict: &Winnability) {
-    if verdict.decided().is_none() {
-        return;
-    }
+fn remember(key: &Key, winner: Color, found: &Found) {
     let known = Known {
-        verdict: verdict.clone(),
+        found: found.clone(),
         san: None,
     };
     if let Ok(mut cache) = cache().lock() {
-        if let Some(entry) = cache.get_mut(fen) {
+        if let Some(entry) = cache.get_mut(key) {
             entry[side(winner)] = Some(known);
             return;
         }
@@ -182,20 +218,20 @@ fn remember(fen: &str, winner: Color, verdict: &Winnability) {
         }
         let mut entry = Verdicts::default();
         entry[side(winner)] = Some(known);
-        cache.insert(fen.to_string(), entry);
+        cache.insert(key.clone(), entry);
     }
 }
 
-fn recall(fen: &str, winner: Color) -> Option<Winnability> {
+fn recall(key: &Key, winner: Color) -> Option<Found> {
     let cache = cache().lock().ok()?;
-    Some(cache.get(fen)?[side(winner)].as_ref()?.verdict.clone())
+    Some(cache.get(key)?[side(winner)].as_ref()?.found.clone())
 }
 
-/// A winnable verdict whose SAN line is remembered, as a report takes it: the SAN line, and
-/// the verdict without its UCI line (a report shows the SAN one; no need to copy both).
-fn recall_with_san(fen: &str, winner: Color) -> Option<Verdict> {
+/// A winnable verdict whose SAN line is remembered, as a report takes it: the SAN line
+/// (shared, not copied), and the verdict without its UCI line (a report shows the SAN one).
+fn recall_with_san(key: &Key, winner: Color) -> Option<Verdict> {
     let cache = cache().lock().ok()?;
-    let known = cache.get(fen)?[side(winner)].as_ref()?;
+    let known = cache.get(key)?[side(winner)].as_ref()?;
     Some(Verdict {
         winnability: Winnability::Winnable {
             helpmate: Vec::new(),
@@ -204,20 +240,11 @@ fn recall_with_san(fen: &str, winner: Color) -> Option<Verdict> {
     })
 }
 
-fn remember_san(fen: &str, winner: Color, san: &[String]) {
+fn remember_san(key: &Key, winner: Color, san: &SanLine) {
     if let Ok(mut cache) = cache().lock()
-        && let Some(Some(known)) = cache.get_mut(fen).map(|e| &mut e[side(winner)])
+        && let Some(Some(known)) = cache.get_mut(key).map(|e| &mut e[side(winner)])
     {
-        known.san = Some(san.to_vec());
-    }
-}
-
-fn from_solver(found: Option<chasolver::Winnability>) -> Option<Winnability> {
-    match found? {
-        chasolver::Winnability::Winnable { helpmate } => Some(Winnability::Winnable {
-            helpmate: helpmate.iter().map(|m| m.to_string()).collect(),
-        }),
-        chasolver::Winnability::Unwinnable => Some(Winnability::Unwinnable),
+        known.san = Some(san.clone());
     }
 }
 
@@ -229,7 +256,7 @@ pub fn winnability(
     winner: Color,
     budget: SolverBudget,
 ) -> Winnability {
-    let mut query = Query::new(chasolver_fen(pos, mode), budget);
+    let mut query = Query::new(pos, mode, budget);
     query.decide(winner)
 }
 
@@ -246,129 +273,213 @@ pub fn is_dead(pos: &Chess, mode: CastlingMode, budget: SolverBudget) -> bool {
 #[derive(Debug, Clone)]
 pub struct Verdict {
     pub winnability: Winnability,
-    pub helpmate_san: Vec<String>,
+    pub helpmate_san: SanLine,
 }
 
-/// [`winnability`] for White and for Black, each with its helpmate line in SAN: one FEN, one
-/// cache key and one solver board serve both queries, and the SAN lines are remembered with
-/// the verdicts.
+/// [`winnability`] for White and for Black, each with its helpmate line in SAN: one cache
+/// key and one solver board serve both queries, and the SAN lines are remembered with the
+/// verdicts.
 pub fn winnability_both(pos: &Chess, mode: CastlingMode, budget: SolverBudget) -> [Verdict; 2] {
-    let mut query = Query::new(chasolver_fen(pos, mode), budget);
+    let mut query = Query::new(pos, mode, budget);
     [Color::White, Color::Black].map(|winner| {
-        if let Some(known) = recall_with_san(&query.fen, winner) {
+        if let Some(known) = recall_with_san(&query.key, winner) {
             return known;
         }
-        let winnability = query.decide(winner);
-        let helpmate_san = match &winnability {
-            Winnability::Winnable { helpmate } => {
-                let san = helpmate_san(pos, helpmate);
-                remember_san(&query.fen, winner, &san);
-                san
+        match query.find(winner) {
+            Ok(Found::Winnable(line)) => {
+                let san = san_line(pos, &line);
+                remember_san(&query.key, winner, &san);
+                Verdict {
+                    winnability: Winnability::Winnable {
+                        helpmate: Vec::new(),
+                    },
+                    helpmate_san: san,
+                }
             }
-            _ => Vec::new(),
-        };
-        Verdict {
-            winnability,
-            helpmate_san,
+            found => Verdict {
+                winnability: undetermined_or(found),
+                helpmate_san: SanLine::default(),
+            },
         }
     })
 }
 
-/// The queries on one position: the FEN (the bridge to the solver's board and the cache key),
-/// and the board, read from it at the first cache miss.
+/// The verdict of a query whose helpmate line is not wanted.
+fn undetermined_or(found: Result<Found, String>) -> Winnability {
+    match found {
+        Ok(found) => found.to_winnability(),
+        Err(why) => Winnability::Undetermined { why },
+    }
+}
+
+/// The queries on one position: the cache key, and the solver's board, read from the FEN
+/// written from the key (the bridge, [`chasolver_fen`]) at the first cache miss.
 struct Query {
-    fen: String,
+    key: Key,
     board: Option<Result<chess::Board, String>>,
     budget: SolverBudget,
 }
 
 impl Query {
-    fn new(fen: String, budget: SolverBudget) -> Query {
+    fn new(pos: &Chess, mode: CastlingMode, budget: SolverBudget) -> Query {
         Query {
-            fen,
+            key: solver_key(pos, mode),
             board: None,
             budget,
         }
     }
 
     fn decide(&mut self, winner: Color) -> Winnability {
-        if let Some(hit) = recall(&self.fen, winner) {
-            return hit;
+        undetermined_or(self.find(winner))
+    }
+
+    /// The verdict from the cache or the solver, or why there is none.
+    fn find(&mut self, winner: Color) -> Result<Found, String> {
+        if let Some(hit) = recall(&self.key, winner) {
+            return Ok(hit);
         }
-        let fen = &self.fen;
-        let board = match self.board.get_or_insert_with(|| board_from_fen(fen)) {
+        let key = &self.key;
+        let board = match self
+            .board
+            .get_or_insert_with(|| board_from_fen(&fen_of(key)))
+        {
             Ok(b) => *b,
-            Err(why) => return Winnability::Undetermined { why: why.clone() },
+            Err(why) => return Err(why.clone()),
         };
-        let verdict = solve(&board, winner, self.budget);
-        remember(&self.fen, winner, &verdict);
-        verdict
+        let found = solve(&board, winner, self.budget)?;
+        remember(&self.key, winner, &found);
+        Ok(found)
     }
 }
 
-/// One query to chasolver, under the budget's deadline (set now) and the thread's token.
-fn solve(board: &chess::Board, winner: Color, budget: SolverBudget) -> Winnability {
+/// One query to chasolver, under the budget's deadline (set now) and the thread's token: the
+/// verdict, or why there is none.
+fn solve(board: &chess::Board, winner: Color, budget: SolverBudget) -> Result<Found, String> {
     let token = current_token();
     let limits = chasolver::Limits {
         deadline: budget.0.map(|d| Instant::now() + d),
         cancel: token.as_ref().map(|t| Arc::clone(&t.0)),
     };
     let chess_winner = to_chess_color(winner);
-    let outcome = std::panic::catch_unwind(|| {
-        if chasolver::is_unwinnable_fast_within(board, chess_winner, &limits) {
-            return Some(Winnability::Unwinnable);
-        }
-        from_solver(chasolver::winnability_within(board, chess_winner, &limits))
-    });
+    // The fast check, then the full analysis when it is inconclusive; in one call, which runs
+    // the analysis's cheap first phases before the fast check (same verdicts, less work).
+    let outcome =
+        std::panic::catch_unwind(|| {
+            match chasolver::winnability_with_fast_check_within(board, chess_winner, &limits)? {
+                chasolver::Winnability::Winnable { helpmate } => {
+                    Some(Found::Winnable(helpmate.into()))
+                }
+                chasolver::Winnability::Unwinnable => Some(Found::Unwinnable),
+            }
+        });
     match outcome {
-        Ok(Some(verdict)) => verdict,
-        Ok(None) => Winnability::Undetermined {
-            why: if token.as_ref().is_some_and(CancelToken::is_cancelled) {
-                "the request was cancelled before the solver finished".into()
-            } else if limits.deadline.is_some_and(|d| Instant::now() >= d) {
-                format!(
-                    "not decided within the solver budget of {} ms",
-                    budget.0.unwrap_or_default().as_millis()
-                )
-            } else {
-                "the solver gave up on this position".into()
-            },
-        },
-        Err(_) => Winnability::Undetermined {
-            why: "the solver failed on this position".into(),
-        },
+        Ok(Some(found)) => Ok(found),
+        Ok(None) => Err(if token.as_ref().is_some_and(CancelToken::is_cancelled) {
+            "the request was cancelled before the solver finished".into()
+        } else if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            format!(
+                "not decided within the solver budget of {} ms",
+                budget.0.unwrap_or_default().as_millis()
+            )
+        } else {
+            "the solver gave up on this position".into()
+        }),
+        Err(_) => Err("the solver failed on this position".into()),
     }
 }
 
 /// Turns a helpmate line (UCI) into SAN from `pos`, stopping at the first move that does not
 /// apply (which would be a bridge bug, reported rather than hidden).
 pub fn helpmate_san(pos: &Chess, line: &[String]) -> Vec<String> {
-    use super::notation::{play_uci, san_text};
-    let mut p = pos.clone();
-    let mut out = Vec::with_capacity(line.len());
-    for text in line {
-        let Ok(uci) = UciMove::from_ascii(text.as_bytes()) else {
-            break;
-        };
-        let Some(san) = play_uci(&mut p, &uci) else {
-            break;
-        };
-        let mut san = san_text(san);
-        if p.is_check() {
-            san.push('+');
-        }
-        out.push(san);
+    let moves = line
+        .iter()
+        .map(|text| UciMove::from_ascii(text.as_bytes()).ok());
+    let mut out: Vec<String> = Vec::with_capacity(line.len());
+    let mate = walk_line(pos, moves, |san, check| out.push(san_with_sign(san, check)));
+    mark_mate(&mut out, mate);
+    out
+}
+
+/// [`helpmate_san`] for a line of the solver's moves.
+fn san_line(pos: &Chess, line: &[chess::ChessMove]) -> SanLine {
+    let mut moves: Vec<String> = Vec::with_capacity(line.len());
+    let mate = walk_line(pos, line.iter().map(|m| Some(uci_of(*m))), |san, check| {
+        moves.push(san_with_sign(san, check));
+    });
+    mark_mate(&mut moves, mate);
+    SanLine(moves.into())
+}
+
+/// `san` written out, with `+` when it gives check.
+fn san_with_sign(san: San, check: bool) -> String {
+    let mut text = String::with_capacity(8);
+    san.append_to_string(&mut text);
+    if check {
+        text.push('+');
     }
-    // A check followed by a legal move of the line is no mate: only where the line ends can
-    // a check be mate.
-    if let Some(last) = out.last_mut()
-        && last.ends_with('+')
-        && p.legal_moves().is_empty()
-    {
+    text
+}
+
+/// Turns the last move's `+` into `#` when the line ends in mate.
+fn mark_mate(moves: &mut [String], mate: bool) {
+    if mate && let Some(last) = moves.last_mut() {
         last.pop();
         last.push('#');
     }
-    out
+}
+
+/// The solver's move as UCI, square by square (both crates number a1 = 0, b1 = 1, …).
+fn uci_of(m: chess::ChessMove) -> UciMove {
+    let square = |s: chess::Square| Square::new(s.to_index() as u32);
+    UciMove::Normal {
+        from: square(m.get_source()),
+        to: square(m.get_dest()),
+        promotion: m.get_promotion().map(|p| match p {
+            chess::Piece::Queen => Role::Queen,
+            chess::Piece::Rook => Role::Rook,
+            chess::Piece::Bishop => Role::Bishop,
+            chess::Piece::Knight => Role::Knight,
+            chess::Piece::Pawn => Role::Pawn,
+            chess::Piece::King => Role::King,
+        }),
+    }
+}
+
+/// Plays `moves` from `pos`, handing each one's SAN (no check sign) and whether it gives check
+/// to `each`, and stops at the first move that is missing or does not apply. Returns whether
+/// the line ends in mate: a check followed by a legal move of the line is no mate, so only
+/// where the line ends can a check be mate.
+fn walk_line(
+    pos: &Chess,
+    moves: impl Iterator<Item = Option<UciMove>>,
+    mut each: impl FnMut(San, bool),
+) -> bool {
+    let mut p = pos.clone();
+    let mut last_check = false;
+    for uci in moves {
+        let Some(san) = uci.and_then(|uci| super::notation::play_uci(&mut p, &uci)) else {
+            break;
+        };
+        last_check = p.is_check();
+        each(san, last_check);
+    }
+    last_check && p.legal_moves().is_empty()
+}
+
+/// A helpmate line in SAN, written once and shared by the cache and every report that quotes
+/// it; serialized as a list of moves.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct SanLine(Arc<[String]>);
+
+impl SanLine {
+    pub fn moves(&self) -> &[String] {
+        &self.0
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 #[cfg(test)]
@@ -461,8 +572,7 @@ mod tests {
             "{verdict:?}"
         );
         assert!(!cancelled(), "the scope ends with with_cancel");
-        let fen = chasolver_fen(&p, CastlingMode::Standard);
-        assert!(recall(&fen, Color::White).is_none());
+        assert!(recall(&solver_key(&p, CastlingMode::Standard), Color::White).is_none());
     }
 
     #[test]

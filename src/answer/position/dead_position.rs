@@ -112,7 +112,7 @@ fn alive(ask: &PositionAsk, can_mate: bool) -> Ruled {
     if let Some((who, line)) = proof {
         ruled.detail.push(format!(
             "For example, {who} mates after {}.",
-            short_line(line)
+            short_line(line.moves())
         ));
     }
     ruled

@@ -87,3 +87,26 @@ pub fn winnability_within(
 pub fn is_unwinnable_fast_within(board: &Board, intended_winner: Color, limits: &Limits) -> bool {
     budget::run(limits, || is_unwinnable_fast(board, intended_winner)).0
 }
+
+/// The verdict of [`is_unwinnable_fast`] and, when that is inconclusive, [`winnability`] —
+/// the same verdict and helpmate line as calling the two in turn, for less work: the first two
+/// phases of [`winnability`] (forced moves, then a depth-1 search whose heuristics extend
+/// promising lines), which decide most real positions, run first; the fast check runs only when
+/// they do not decide, and the rest of [`winnability`] then goes on from where they stopped. A
+/// Black query mirrors the board once. Gives up when `limits` say so (`None`, as
+/// [`winnability_within`]).
+///
+/// Added for Rules Arbiter (see VENDORED.md).
+pub fn winnability_with_fast_check_within(
+    board: &Board,
+    intended_winner: Color,
+    limits: &Limits,
+) -> Option<Winnability> {
+    budget::run(limits, || match intended_winner {
+        Color::White => full::analysis_with_fast_check(board),
+        Color::Black => {
+            full::analysis_with_fast_check(&utils::mirror_board(board)).map(utils::mirror_moves)
+        }
+    })
+    .0
+}

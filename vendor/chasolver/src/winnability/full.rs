@@ -12,7 +12,7 @@ use crate::{
         check_chain_search, compute_bishop_distances, compute_punishable, iterative_deepening,
         play_forced_moves, probe_non_pawn_moves, Search,
     },
-    winnability::fast::exhaustively_unwinnable,
+    winnability::fast::{self, exhaustively_unwinnable},
     Winnability,
 };
 
@@ -22,13 +22,39 @@ use crate::{
 /// Designed for White as the intended winner.
 pub(crate) fn analysis(board: &Board) -> Option<Winnability> {
     let mut search = Search::new();
+    let (pos, early) = first_phases(board, &mut search);
+    if early.is_some() {
+        return early;
+    }
+    later_phases(pos, search)
+}
+
+/// [`fast::is_unwinnable`] and then [`analysis`], with the same verdict as the two in turn
+/// (both are sound, so when the first phases of [`analysis`] decide, the fast check could only
+/// agree): the first phases run first, the fast check only when they do not decide, and
+/// [`analysis`] then goes on from phase 3 without repeating them.
+pub(crate) fn analysis_with_fast_check(board: &Board) -> Option<Winnability> {
+    let mut search = Search::new();
+    let (pos, early) = first_phases(board, &mut search);
+    if early.is_some() {
+        return early;
+    }
+    if fast::is_unwinnable(board) {
+        return Some(Winnability::Unwinnable);
+    }
+    later_phases(pos, search)
+}
+
+/// The first two phases of [`analysis`], which decide most real positions: the position
+/// they leave and, when they decide it, the verdict [`analysis`] returns.
+fn first_phases(board: &Board, search: &mut Search) -> (Board, Option<Winnability>) {
     let mut pos = *board;
 
     // Phase 1: Play forced moves.
-    pos = play_forced_moves(&pos, &mut search);
+    pos = play_forced_moves(&pos, search);
 
     if search.interrupted {
-        return Some(Winnability::Unwinnable);
+        return (pos, Some(Winnability::Unwinnable));
     }
 
     // Phase 2: Depth-1 search with heuristics that selectively extend promising
@@ -36,11 +62,11 @@ pub(crate) fn analysis(board: &Board) -> Option<Winnability> {
     search.depth_node_limit = 1000;
     search.transposition_table = None;
     search.reset_global_nodes();
-    let result = iterative_deepening(&pos, &mut search, 1..=1);
-    if let Some(result) = result {
-        return Some(result);
-    }
+    (pos, iterative_deepening(&pos, search, 1..=1))
+}
 
+/// [`analysis`] from phase 3 on, given what [`first_phases`] left.
+fn later_phases(pos: Board, mut search: Search) -> Option<Winnability> {
     // Phase 3: Early static analysis. Skipped for positions with queens, rooks
     // or knights, where it is less likely to be relevant; deferred to phase 5 in
     // that case.
