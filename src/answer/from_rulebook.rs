@@ -46,6 +46,9 @@ pub struct MatchTuning {
     pub semantic: f32,
     /// A cosine of meanings at or below this counts as nothing.
     pub semantic_floor: f32,
+    /// A ruling's fit is at least its similarity times this, so that a near-exact phrasing
+    /// is not lost when the search ranking missed its ruling (0: the blend alone).
+    pub similarity_alone: f32,
 }
 
 impl Default for MatchTuning {
@@ -63,6 +66,7 @@ impl Default for MatchTuning {
             setting_other: 0.55,
             semantic: 0.35,
             semantic_floor: 0.5,
+            similarity_alone: 0.85,
         }
     }
 }
@@ -91,6 +95,7 @@ impl MatchTuning {
                 "setting_other" => &mut self.setting_other,
                 "semantic" => &mut self.semantic,
                 "semantic_floor" => &mut self.semantic_floor,
+                "similarity_alone" => &mut self.similarity_alone,
                 other => return Err(format!("unknown weight '{other}'")),
             };
             *field = v;
@@ -173,7 +178,8 @@ impl Arbiter {
                 let p = &self.book.passages[passage];
                 let fit = match &p.ruling {
                     Some(meta) => {
-                        (t.similarity * similarity + (1.0 - t.similarity) * rank)
+                        let blend = t.similarity * similarity + (1.0 - t.similarity) * rank;
+                        blend.max(t.similarity_alone * similarity)
                             * t.setting_fit(meta, &frame.settings)
                     }
                     None if p.kind == PageKind::Law && p.article.is_some() => t.law * rank,
