@@ -156,7 +156,7 @@ fn kinds_and_counts() {
         let meta = p.ruling.as_ref().unwrap();
         assert!(
             (3..=12).contains(&meta.asked.len()),
-            "{} #{}: a ruling has three to nine 'asked:' lines",
+            "{} #{}: a ruling has three to twelve 'asked:' lines",
             p.page,
             p.anchor
         );
