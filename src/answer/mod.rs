@@ -267,32 +267,23 @@ impl Arbiter {
             .as_ref()
             .map(|m| m.to_list())
             .unwrap_or_default();
-        let last_refused = matches!(
+        // The refusal says which ply failed and what kind of refusal it was.
+        let last_breaks_a_rule = matches!(
             &err,
-            AnswerError::Rules(RulesError::IllegalMove { ply, .. }) if *ply == moves.len()
+            AnswerError::Rules(RulesError::IllegalMove { ply, kind: Some(kind), .. })
+                if *ply == moves.len() && kind.breaks_a_rule_of_play()
         );
         let no_pgn = request.pgn.as_deref().is_none_or(|p| p.trim().is_empty());
         let disputed = position::disputed_move::asks_about_a_dispute(&req.question);
-        let (true, true, true, Some(last)) = (last_refused, no_pgn, disputed, moves.pop()) else {
+        let (true, true, true, Some(last)) = (last_breaks_a_rule, no_pgn, disputed, moves.pop())
+        else {
             return Err(err);
         };
         let before = self.game(&CheckRequest {
             moves: Some(MovesField::List(moves)),
             ..request
         })?;
-        let quick = CheckOptions {
-            budget: self.budget,
-            skip_solver: true,
-        };
-        let breaks_a_rule = rules::check(&before, Some(&last), quick)
-            .move_check
-            .and_then(|mc| mc.rejection)
-            .is_some_and(|r| r.kind.breaks_a_rule_of_play());
-        if breaks_a_rule {
-            Ok((before, Some(last)))
-        } else {
-            Err(err)
-        }
+        Ok((before, Some(last)))
     }
 
     /// `POST /api/check`.

@@ -19,6 +19,8 @@ pub enum RulesError {
         text: String,
         reason: String,
         articles: Vec<String>,
+        /// What kind of refusal it was (`None`: a null move, which no rule of play covers).
+        kind: Option<super::legality::RejectionKind>,
     },
     /// A move given on its own (`--move`) is not notation we can read.
     #[error("cannot read the move {text:?}: {reason}")]

@@ -409,6 +409,7 @@ impl Game {
                 r.reason
             },
             articles: r.articles,
+            kind: Some(r.kind),
         })?;
         Ok(self.push(m))
     }

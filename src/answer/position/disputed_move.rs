@@ -4,9 +4,10 @@
 //! what follows at the board — the position restored, the penalty, and that only a second
 //! completed illegal move loses (7.5.1, 7.5.5, A.3, A.5.2).
 
-use super::{PositionAsk, PositionRuling, Ruled};
+use super::{PositionAsk, PositionRuling, Ruled, sentence};
 use crate::answer::claims::ClaimSubject;
 use crate::rulebook::Setting;
+use crate::rules::castling::capitalise_first;
 
 pub struct DisputedMove;
 
@@ -67,7 +68,7 @@ impl PositionRuling for DisputedMove {
         } else {
             Ruled::new(sentence(&verdict))
         };
-        ruled.detail.push(capitalise(&consequence(ask)));
+        ruled.detail.push(capitalise_first(&consequence(ask)));
         ruled.detail.push(claim_deadline(ask).into());
         if let Some(mc) = &ask.report.move_check {
             ruled.cite(mc.articles.iter().cloned());
@@ -105,13 +106,4 @@ fn quick_play(ask: &PositionAsk) -> bool {
         .settings
         .iter()
         .any(|s| matches!(s, Setting::Rapid | Setting::Blitz))
-}
-
-fn sentence(text: &str) -> String {
-    let t = capitalise(text.trim_end_matches('.'));
-    format!("{t}.")
-}
-
-fn capitalise(s: &str) -> String {
-    crate::rules::castling::capitalise_first(s)
 }

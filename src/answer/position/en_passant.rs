@@ -4,7 +4,7 @@
 
 use shakmaty::{Color, Position, Rank, Role, Square};
 
-use super::{PositionAsk, PositionRuling, Ruled, side_name};
+use super::{PositionAsk, PositionRuling, Ruled, sentence, side_name};
 use crate::answer::claims::{ClaimSubject, Side};
 use crate::answer::intent::Topic;
 use crate::rules::describe::color_name;
@@ -77,9 +77,7 @@ impl Candidate {
             || m == format!("{}{}", self.from, target)
             || m == format!("{}x{}", self.from, target)
     }
-}
 
-impl Candidate {
     /// Whether the question names this capture or the pawn it would take ("the d-pawn",
     /// "d5", "exd6").
     fn named_in(&self, ask: &PositionAsk) -> bool {
@@ -191,7 +189,7 @@ fn why_not(ask: &PositionAsk, c: &Candidate) -> String {
     let info = &ask.report.en_passant_info;
     if info.target.as_deref() == Some(&c.target.to_string()) {
         // It did just advance two squares: the capture is illegal for another reason.
-        return capitalise(&info.reason);
+        return sentence(&info.reason);
     }
     let them = ask.game.current().turn().other();
     let owner = side_name(Side::of(them));
@@ -238,8 +236,4 @@ fn why_not(ask: &PositionAsk, c: &Candidate) -> String {
         "{owner}'s pawn came to {} one square at a time ({from}-{} {when}), so it never passed {} with a two-square advance: en passant needs that advance on the last move (3.7.3.1).",
         c.victim, c.victim, c.target
     )
-}
-
-fn capitalise(s: &str) -> String {
-    crate::rules::castling::capitalise_first(s.trim_end_matches('.')) + "."
 }

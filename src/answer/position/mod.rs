@@ -199,6 +199,11 @@ pub static RULINGS: &[&dyn PositionRuling] = &[
     &general::General,
 ];
 
+/// A clause as a sentence: capitalised, one full stop at the end.
+pub fn sentence(text: &str) -> String {
+    crate::rules::castling::capitalise_first(text.trim_end_matches('.')) + "."
+}
+
 /// The first ruling that applies.
 pub fn ruling_for(ask: &PositionAsk) -> &'static dyn PositionRuling {
     RULINGS

@@ -108,6 +108,7 @@ pub fn replay(text: &str, game: &GameText) -> Result<Game, RulesError> {
                     "is a null move (a pass), which the Laws do not allow (1.2); {why}, so the rest of the game cannot be read"
                 ),
                 articles: vec!["1.2".into()],
+                kind: None,
             })?;
             notes.append(&mut out.warnings);
             notes.push(format!(
@@ -126,6 +127,7 @@ pub fn replay(text: &str, game: &GameText) -> Result<Game, RulesError> {
                 r.reason
             },
             articles: r.articles,
+            kind: Some(r.kind),
         })?;
         out.push(m);
     }
