@@ -337,7 +337,7 @@ pub fn sub_questions(question: &str) -> Vec<String> {
     }
     let mut parts: Vec<String> = Vec::new();
     let mut pending = String::new();
-    for sentence in text.split_inclusive('?') {
+    for sentence in question_sentences(text) {
         let s = sentence.trim();
         if s.is_empty() {
             continue;
@@ -380,6 +380,34 @@ pub fn sub_questions(question: &str) -> Vec<String> {
         parts.push(text.to_string());
     }
     parts
+}
+
+/// The text cut after each question mark, except one inside quotation marks: a question quoted
+/// from the game ("he said \"Do you want a draw?\" and then…") is part of the story, not a
+/// question to answer.
+fn question_sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut in_straight = false;
+    let mut curly_depth = 0usize;
+    // A stray quotation mark (an inch sign, a typo) quotes nothing.
+    let straight_pairs = text.matches('"').count() % 2 == 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' if straight_pairs => in_straight = !in_straight,
+            '“' => curly_depth += 1,
+            '”' => curly_depth = curly_depth.saturating_sub(1),
+            '?' if !in_straight && curly_depth == 0 => {
+                out.push(&text[start..=i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
 }
 
 /// "1. … 2. …" or "a) … b) …" items.
@@ -718,6 +746,13 @@ mod tests {
         assert_eq!(
             sub_questions("Is fivefold automatic? Does threefold need three moves in a row?").len(),
             2
+        );
+        assert_eq!(
+            sub_questions(
+                "He said \"Do you want a draw?\" and I accepted. Then he said “Draw? Never!” Is it a draw?"
+            )
+            .len(),
+            1
         );
     }
 
