@@ -154,3 +154,121 @@ fn one_call_gives_the_verdicts_and_lines_of_the_two_it_replaced() {
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+/// The material table of `rules::material` (used when a question describes the armies in
+/// words) agrees with the solver: for each pair of armies, random legal positions are solved;
+/// "impossible" must hold in every one, "possible" in at least one, and bishop against bishop
+/// splits by the colours of the bishops' squares.
+#[test]
+fn the_material_table_agrees_with_the_solver() {
+    use rules_arbiter::rules::material::{Army, MateChance, mate_chance};
+    let armies = ["", "N", "B", "NN", "BN", "R", "P", "Q", "BB", "RB", "QR"];
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut failures = Vec::new();
+    for mater in armies {
+        for defender in armies {
+            let chance = mate_chance(&army(mater), &army(defender));
+            // [same-colour bishops, other positions]: (winnable seen, samples)
+            let mut seen = [(false, 0usize); 2];
+            for _ in 0..150 {
+                let Some((pos, mixed)) = random_position(mater, defender, &mut seed) else {
+                    continue;
+                };
+                let verdict = winnability(
+                    &pos,
+                    CastlingMode::Standard,
+                    Color::White,
+                    SolverBudget(None),
+                );
+                let slot = &mut seen[usize::from(mixed)];
+                slot.0 |= matches!(verdict, Winnability::Winnable { .. });
+                slot.1 += 1;
+            }
+            let [(same_win, _), (other_win, other_n)] = seen;
+            let ok = match chance {
+                MateChance::Impossible => !same_win && !other_win,
+                MateChance::Possible => same_win || other_win,
+                MateChance::DependsOnBishopColours => !same_win && (other_win || other_n == 0),
+            };
+            if !ok {
+                failures.push(format!("K{mater} v K{defender}: table {chance:?}, solver saw a win: same-colour bishops {same_win}, others {other_win}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+
+    fn army(s: &str) -> Army {
+        let mut a = Army::default();
+        for c in s.chars() {
+            match c {
+                'Q' => a.queens += 1,
+                'R' => a.rooks += 1,
+                'B' => a.bishops += 1,
+                'N' => a.knights += 1,
+                _ => a.pawns += 1,
+            }
+        }
+        a
+    }
+}
+
+/// A random legal position with White's army `white` and Black's `black` (kings added), White
+/// to move; with whether every bishop on the board stands on one colour of square (`mixed` is
+/// false then, and true when there are bishops on both colours or no bishops at all).
+fn random_position(white: &str, black: &str, seed: &mut u64) -> Option<(Chess, bool)> {
+    let mut next = |n: u64| {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        (*seed % n) as usize
+    };
+    let mut board = [' '; 64];
+    let men = std::iter::once('K')
+        .chain(white.chars())
+        .chain(std::iter::once('k'))
+        .chain(black.chars().map(|c| c.to_ascii_lowercase()));
+    for man in men {
+        let square = loop {
+            let s = next(64);
+            let rank = s / 8;
+            if board[s] == ' ' && !(man.eq_ignore_ascii_case(&'p') && (rank == 0 || rank == 7)) {
+                break s;
+            }
+        };
+        board[square] = man;
+    }
+    let colours: Vec<usize> = (0..64)
+        .filter(|&s| board[s].eq_ignore_ascii_case(&'b'))
+        .map(|s| (s / 8 + s % 8) % 2)
+        .collect();
+    let mixed = colours.iter().any(|&c| c != colours[0]) || colours.is_empty();
+    let mut fen = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                ' ' => empty += 1,
+                c => {
+                    if empty > 0 {
+                        fen.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    fen.push(c);
+                }
+            }
+        }
+        if empty > 0 {
+            fen.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    fen.push_str(" w - - 0 1");
+    let pos: Chess = fen
+        .parse::<Fen>()
+        .ok()?
+        .into_position(CastlingMode::Standard)
+        .ok()?;
+    Some((pos, mixed))
+}

@@ -391,7 +391,7 @@ fn question_sentences(text: &str) -> Vec<&str> {
     let mut in_straight = false;
     let mut curly_depth = 0usize;
     // A stray quotation mark (an inch sign, a typo) quotes nothing.
-    let straight_pairs = text.matches('"').count() % 2 == 0;
+    let straight_pairs = text.matches('"').count().is_multiple_of(2);
     for (i, c) in text.char_indices() {
         match c {
             '"' if straight_pairs => in_straight = !in_straight,

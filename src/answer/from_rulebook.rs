@@ -8,7 +8,9 @@ use std::collections::HashMap;
 use crate::rulebook::{PageKind, Passage, RulingMeta, Setting};
 use crate::search::{Hit, MatchedBy, SearchMode};
 
+use super::flag_by_material::FlagByMaterial;
 use super::frame::{Frame, QuestionKind};
+use super::intent::Topic;
 use super::matcher::RankWeights;
 use super::{Answer, Arbiter, Basis};
 
@@ -127,6 +129,10 @@ impl MatchTuning {
         }
     }
 }
+
+/// The articles of the flag rule: what a ruling decided by them would say is already said by
+/// the verdict on the material.
+const FLAG_RULE: &[&str] = &["6.9", "A.5.3", "6.8"];
 
 /// The passage chosen to answer one part of a question.
 #[derive(Debug, Clone)]
@@ -322,13 +328,33 @@ impl Arbiter {
                 chosen.push(m);
             }
         }
-        if chosen.is_empty() {
+        // A flag fall with the armies described is decided by their mating chances; rulings
+        // on the flag rule itself would only repeat it in general terms. The verdict leads
+        // unless the best match put the question's weight on another rule.
+        let by_material = (frame.intent.topic == Topic::Flag)
+            .then(|| FlagByMaterial::read(question, frame))
+            .flatten();
+        let is_flag_rule = |m: &PartMatch| {
+            self.book.passages[m.passage]
+                .deciding_article()
+                .is_some_and(|a| FLAG_RULE.contains(&a))
+        };
+        let verdict_leads = chosen.first().is_none_or(is_flag_rule);
+        if by_material.is_some() {
+            chosen.retain(|m| !is_flag_rule(m));
+        }
+        if chosen.is_empty() && by_material.is_none() {
             return self.not_sure(frame, &whole_hits, meaningful);
         }
-        let paragraphs: Vec<String> = chosen
+        let verdict = by_material.as_ref().map(FlagByMaterial::paragraph);
+        let rulings = chosen
             .iter()
-            .map(|m| self.paragraph(&self.book.passages[m.passage], frame.kind))
-            .collect();
+            .map(|m| self.paragraph(&self.book.passages[m.passage], frame.kind));
+        let paragraphs: Vec<String> = if verdict_leads {
+            verdict.clone().into_iter().chain(rulings).collect()
+        } else {
+            rulings.chain(verdict.clone()).collect()
+        };
         let answer = paragraphs.join("\n\n");
         let deciding: Vec<&str> = chosen
             .iter()
@@ -346,6 +372,9 @@ impl Arbiter {
             .iter()
             .filter_map(|m| self.book.passages[m.passage].deciding_article())
             .collect();
+        if verdict.is_some() {
+            ordered.insert(if verdict_leads { 0 } else { ordered.len() }, FLAG_RULE[0]);
+        }
         // The article of the nearest other reading of the question comes next: when the
         // question is ambiguous, the asker finds the other rule one click away.
         ordered.extend(

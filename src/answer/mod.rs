@@ -6,6 +6,7 @@
 //! share (`Arc`) and never changes once built. `answer` knows nothing of HTTP or LSP.
 
 pub mod claims;
+mod flag_by_material;
 pub mod frame;
 mod from_rulebook;
 #[doc(hidden)]

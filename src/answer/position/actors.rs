@@ -79,7 +79,7 @@ fn kind_of(role: Role) -> PieceKind {
     }
 }
 
-fn piece_word(word: &str) -> Option<PieceKind> {
+pub(crate) fn piece_word(word: &str) -> Option<PieceKind> {
     Some(match word.trim_end_matches("es").trim_end_matches('s') {
         "king" => PieceKind::King,
         "queen" => PieceKind::Queen,
@@ -151,7 +151,7 @@ fn side_word(w: &str) -> Side {
 }
 
 /// A colour said outright for the asker.
-fn named_asker(lower: &str) -> Option<Side> {
+pub(crate) fn named_asker(lower: &str) -> Option<Side> {
     for c in explicit_colour().captures_iter(lower) {
         let after = c
             .name("after")
@@ -172,13 +172,14 @@ fn named_asker(lower: &str) -> Option<Side> {
 }
 
 /// Where material is described, and for whom.
-const ASKER_HOLDS: &[&str] = &[
+pub(crate) const ASKER_HOLDS: &[&str] = &[
     "i have ",
     "i had ",
     "i've got ",
     "i have got ",
     "i still have ",
     "i only have ",
+    "i only had ",
     "i am left with ",
     "i'm left with ",
     "i was left with ",
@@ -187,7 +188,7 @@ const ASKER_HOLDS: &[&str] = &[
     "only my ",
     "my ",
 ];
-const OPPONENT_HOLDS: &[&str] = &[
+pub(crate) const OPPONENT_HOLDS: &[&str] = &[
     "he has ",
     "she has ",
     "he had ",
@@ -196,6 +197,8 @@ const OPPONENT_HOLDS: &[&str] = &[
     "she's got ",
     "he only has ",
     "she only has ",
+    "he only had ",
+    "she only had ",
     "he still has ",
     "opponent has ",
     "opponent had ",

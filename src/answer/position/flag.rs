@@ -14,7 +14,7 @@ use crate::rules::report::Ruling;
 
 pub struct Flag;
 
-const VERBS: &[&str] = &[
+pub(crate) const VERBS: &[&str] = &[
     "flag",
     "time out",
     "timeout",

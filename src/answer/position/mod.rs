@@ -18,7 +18,7 @@ mod dead_position;
 pub mod disputed_move;
 mod en_passant;
 mod fifty_moves;
-mod flag;
+pub(crate) mod flag;
 mod general;
 mod last_move;
 mod legality;

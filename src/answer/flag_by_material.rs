@@ -1,0 +1,501 @@
+//! A flag that fell with the armies described in words ("White flag falls. White has K and R
+//! and black has K and N. Result?", "what if I only have king and bishop when his flag
+//! drops?"): the result decided by the mating chances of that material
+//! ([`crate::rules::material`]), worded for the people the question names. Without a position
+//! this is the verdict for the material; the asker is offered the check of the actual position.
+
+use crate::rulebook::Setting;
+use crate::rules::material::{Army, MateChance, mate_chance};
+
+use super::claims::Side;
+use super::frame::{Actor, Frame, PieceKind};
+use super::position::actors::{ASKER_HOLDS, OPPONENT_HOLDS, named_asker, piece_word, subject};
+use super::position::flag::VERBS;
+
+/// Someone a question names, in its own terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Party {
+    Asker,
+    Opponent,
+    White,
+    Black,
+    /// "a flag fell" without saying whose: the player whose flag fell.
+    Flagger,
+    /// The opponent of the player whose flag fell.
+    NotFlagger,
+}
+
+impl Party {
+    fn other(self) -> Party {
+        match self {
+            Party::Asker => Party::Opponent,
+            Party::Opponent => Party::Asker,
+            Party::White => Party::Black,
+            Party::Black => Party::White,
+            Party::Flagger => Party::NotFlagger,
+            Party::NotFlagger => Party::Flagger,
+        }
+    }
+
+    fn is_colour(self) -> bool {
+        matches!(self, Party::White | Party::Black)
+    }
+
+    /// Whether the name is said without an article ("you", "White") rather than "the…".
+    fn is_named(self) -> bool {
+        !matches!(self, Party::Flagger | Party::NotFlagger)
+    }
+
+    fn of_side(s: Side) -> Party {
+        match s {
+            Side::White => Party::White,
+            Side::Black => Party::Black,
+        }
+    }
+
+    /// The subject of a sentence: "you", "your opponent", "White".
+    fn name(self) -> &'static str {
+        match self {
+            Party::Asker => "you",
+            Party::Opponent => "your opponent",
+            Party::White => "White",
+            Party::Black => "Black",
+            Party::Flagger => "the player who ran out of time",
+            Party::NotFlagger => "the opponent",
+        }
+    }
+
+    fn possessive(self) -> &'static str {
+        match self {
+            Party::Asker => "your",
+            Party::Opponent => "your opponent's",
+            Party::White => "White's",
+            Party::Black => "Black's",
+            Party::Flagger => "the",
+            Party::NotFlagger => "the opponent's",
+        }
+    }
+
+    /// "wins" / "win" after the name.
+    fn wins(self) -> String {
+        let verb = if self == Party::Asker { "win" } else { "wins" };
+        capitalised(&format!("{} {verb}", self.name()))
+    }
+}
+
+/// A flag fall the question describes with the armies on the board.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlagByMaterial {
+    flagged: Party,
+    /// The army of the player whose flag did not fall (the one who might win).
+    mater: Army,
+    /// The army of the player whose flag fell, when the question says.
+    flagged_army: Option<Army>,
+    /// Rapid or blitz named: the same rule, said so.
+    quick: bool,
+}
+
+/// The armies described after these words belong to White / Black / both.
+const WHITE_HOLDS: &[&str] = &["white has ", "white had ", "white with ", "white only has "];
+const BLACK_HOLDS: &[&str] = &["black has ", "black had ", "black with ", "black only has "];
+const BOTH_HOLD: &[&str] = &[
+    "both players have ",
+    "both players had ",
+    "both sides have ",
+    "both sides had ",
+    "both have ",
+    "both had ",
+    "each side has ",
+    "each player has ",
+];
+
+impl FlagByMaterial {
+    /// Reads a question that says whose flag fell and what the other player had. Questions
+    /// under other rules (US Chess, online servers) or about both flags are left to the
+    /// rulings.
+    pub fn read(question: &str, frame: &Frame) -> Option<FlagByMaterial> {
+        if frame
+            .settings
+            .iter()
+            .any(|s| matches!(s, Setting::UsChess | Setting::Online | Setting::Armageddon))
+        {
+            return None;
+        }
+        let lower = format!(" {} ", question.to_lowercase().replace(['’', '‘'], "'"));
+        if lower.contains("both flags") || lower.contains("both players ran out") {
+            return None;
+        }
+        if !VERBS.iter().any(|v| lower.contains(v)) {
+            return None;
+        }
+        let flagged = match subject(&lower, VERBS) {
+            Some(Actor::Asker) => Party::Asker,
+            Some(Actor::Opponent) => Party::Opponent,
+            Some(Actor::White) => Party::White,
+            Some(Actor::Black) => Party::Black,
+            Some(_) => return None,
+            None => Party::Flagger,
+        };
+        let armies = armies(&lower);
+        let asker_colour = named_asker(&lower).map(Party::of_side);
+        // The last description of a player's army is the one asked about ("I know it is a
+        // draw with a bare king, but what if I have king and bishop?").
+        let army_of = |p: Party| {
+            armies
+                .iter()
+                .filter(|(_, owner, _)| in_terms_of(*owner, p, asker_colour) == Some(p))
+                .max_by_key(|(at, _, _)| *at)
+                .map(|(_, _, army)| *army)
+        };
+        let mater = army_of(flagged.other())?;
+        let settings = &frame.settings;
+        Some(FlagByMaterial {
+            flagged,
+            mater,
+            flagged_army: army_of(flagged),
+            quick: settings.contains(&Setting::Rapid) || settings.contains(&Setting::Blitz),
+        })
+    }
+
+    /// The answer: the result first, then why, then what the position can change.
+    pub fn paragraph(&self) -> String {
+        let mater = self.flagged.other();
+        let fell = format!("{} flag fell", self.flagged.possessive());
+        let with = format!("{} {}", mater.possessive(), army_words(&self.mater));
+        let mut text = match self.flagged_army.map(|d| mate_chance(&self.mater, &d)) {
+            Some(MateChance::Impossible) => format!(
+                "It is a draw: {fell}, but {with} cannot checkmate by any series of legal moves, and only a player who could mate wins on time (6.9). {}",
+                impossible_why(&self.mater)
+            ),
+            Some(MateChance::DependsOnBishopColours) => format!(
+                "It depends on the bishops: {fell}, and if all the bishops run on squares of one colour no mate is possible, so it is a draw; if the two sides' bishops stand on squares of opposite colours, a mate exists with the defending bishop hemming its own king in, so {} (6.9).",
+                self.wins_lower(mater)
+            ),
+            Some(MateChance::Possible) => format!(
+                "{}: {fell}, and {with} could still checkmate by some series of legal moves, however unlikely, which is all that 6.9 asks. {}",
+                mater.wins(),
+                possible_why(&self.mater, self.flagged)
+            ),
+            None => self.unknown_defender(&fell, &with),
+        };
+        if self.quick {
+            text.push_str(" The same rule holds in rapid and blitz (A.5.3).");
+        }
+        text.push_str(" The arbiter judges the actual position: give it as FEN or PGN and I will check whether a mate is still possible.");
+        text
+    }
+
+    /// The player who might mate has a lone minor piece (or more), the other army unknown.
+    fn unknown_defender(&self, fell: &str, with: &str) -> String {
+        let mater = self.flagged.other();
+        if !self.mater.lone_minor() && !self.mater.is_bare() {
+            return format!(
+                "{}: {fell}, and {with} can checkmate by some series of legal moves, which is all that 6.9 asks.",
+                mater.wins()
+            );
+        }
+        if self.mater.is_bare() {
+            return format!(
+                "It is a draw: {fell}, but a lone king can never give checkmate, so the flag does not lose (6.9)."
+            );
+        }
+        let helpers = if self.mater.knights == 1 {
+            "a pawn, a knight, a bishop or a rook"
+        } else {
+            "a pawn, a knight, or a bishop running on the other colour from yours"
+        };
+        format!(
+            "It depends on what {} still has: {fell}, and against a bare king {with} cannot mate, so it is a draw; but if {} has {helpers}, a mate exists with that man hemming in its own king, so {} (6.9).",
+            self.flagged.name(),
+            self.flagged.name(),
+            self.wins_lower(mater)
+        )
+    }
+
+    fn wins_lower(&self, mater: Party) -> String {
+        let w = mater.wins();
+        if mater.is_colour() {
+            w
+        } else {
+            w.to_lowercase()
+        }
+    }
+}
+
+/// Why a side with this army cannot mate (the defender's army is known and does not help).
+fn impossible_why(mater: &Army) -> &'static str {
+    if mater.is_bare() {
+        "A lone king can never give checkmate."
+    } else if mater.knights == 1 {
+        "A lone knight mates only a king hemmed in by its own men, and a queen beside that king would simply take the knight."
+    } else {
+        "A lone bishop mates only a king hemmed in by its own men, and a rook or queen beside that king would block the check or take the bishop."
+    }
+}
+
+/// How a mate remains possible.
+fn possible_why(mater: &Army, flagged: Party) -> String {
+    if mater.lone_minor() {
+        let piece = if mater.knights == 1 {
+            "knight"
+        } else {
+            "bishop"
+        };
+        format!(
+            "A lone {piece} cannot force mate, but a mate exists with {} own men hemming in the king; whether it could be forced does not matter.",
+            flagged.possessive()
+        )
+    } else {
+        "Whether the mate could be forced does not matter.".to_string()
+    }
+}
+
+/// "king and rook", "king, two knights and pawns".
+fn army_words(a: &Army) -> String {
+    let mut parts = vec!["king".to_string()];
+    for (n, one, many) in [
+        (a.queens, "queen", "queens"),
+        (a.rooks, "rook", "rooks"),
+        (a.bishops, "bishop", "bishops"),
+        (a.knights, "knight", "knights"),
+        (a.pawns, "pawn", "pawns"),
+    ] {
+        match n {
+            0 => {}
+            1 => parts.push(one.to_string()),
+            2 => parts.push(format!("two {many}")),
+            _ => parts.push(many.to_string()),
+        }
+    }
+    match parts.len() {
+        1 => "bare king".to_string(),
+        _ => {
+            let last = parts.pop().unwrap_or_default();
+            format!("{} and {last}", parts.join(", "))
+        }
+    }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// `owner` said in the terms of `wanted` (asker/opponent or colours), when the question
+/// links the two ("I was Black").
+fn in_terms_of(owner: Party, wanted: Party, asker_colour: Option<Party>) -> Option<Party> {
+    if owner.is_named() != wanted.is_named() {
+        return None;
+    }
+    if owner.is_colour() == wanted.is_colour() {
+        return Some(owner);
+    }
+    let asker = asker_colour?;
+    Some(match owner {
+        Party::Asker => asker,
+        Party::Opponent => asker.other(),
+        colour if colour == asker => Party::Asker,
+        _ => Party::Opponent,
+    })
+}
+
+/// Every army the question describes, with where it is said and its owner; "K+R vs K+N"
+/// after an owner gives the second army to the other player, "both have" to both.
+fn armies(lower: &str) -> Vec<(usize, Party, Army)> {
+    let anchors = [
+        (Some(Party::Asker), ASKER_HOLDS),
+        (Some(Party::Opponent), OPPONENT_HOLDS),
+        (Some(Party::White), WHITE_HOLDS),
+        (Some(Party::Black), BLACK_HOLDS),
+        (None, BOTH_HOLD),
+    ];
+    let mut out = Vec::new();
+    for (owner, words) in anchors {
+        for anchor in words {
+            let a = anchor.trim_end();
+            let possessive = !a.contains(' ') || a.ends_with(" my") || a.ends_with("'s");
+            for (i, _) in lower.match_indices(anchor) {
+                if i > 0 && lower.as_bytes()[i - 1].is_ascii_alphabetic() {
+                    continue;
+                }
+                let Some(said) = army_at(&lower[i + anchor.len()..]) else {
+                    continue;
+                };
+                let second = versus(said.rest);
+                // "my king can't move" names a piece, not an army.
+                if possessive && !said.whole && second.is_none() {
+                    continue;
+                }
+                let owners: &[Party] = match owner {
+                    Some(p) => &[p],
+                    None => &[
+                        Party::White,
+                        Party::Black,
+                        Party::Asker,
+                        Party::Opponent,
+                        Party::Flagger,
+                        Party::NotFlagger,
+                    ],
+                };
+                for p in owners {
+                    out.push((i, *p, said.army));
+                }
+                if let (Some(p), Some(second)) = (owner, second) {
+                    out.push((i, p.other(), second.army));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// An army named in the text, and what follows it.
+struct Said<'a> {
+    army: Army,
+    /// Said to be the whole army ("bare king", "only…", "…left").
+    whole: bool,
+    rest: &'a str,
+}
+
+/// The army after "vs", "v", "versus" or "against".
+fn versus(text: &str) -> Option<Said<'_>> {
+    let t = text.trim_start();
+    let rest = ["vs. ", "vs ", "v ", "versus ", "against "]
+        .iter()
+        .find_map(|w| t.strip_prefix(w))?;
+    army_at(rest)
+}
+
+/// The army named at the start of `text` ("a king and two knights", "only his king", "king
+/// rook"), and the text after it.
+fn army_at(text: &str) -> Option<Said<'_>> {
+    const FILLER: &[&str] = &[
+        "a", "an", "the", "and", "plus", "&", "+", "with", "his", "her", "my", "their", "still",
+    ];
+    const WHOLE: &[&str] = &["only", "just", "bare", "lone", "naked", "left", "alone"];
+    let mut army = Army::bare();
+    let mut king = false;
+    let mut whole = false;
+    let mut count: Option<u8> = None;
+    let mut end = 0;
+    for (start, word) in words_with_offsets(text) {
+        let w = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '+' && c != '&');
+        if let Some(n) = number(w) {
+            count = Some(n);
+        } else if let Some(kind) = piece_word(w) {
+            let plural = w.ends_with('s') && !w.ends_with("'s");
+            let n = count.take().unwrap_or(if plural { 2 } else { 1 });
+            add(&mut army, kind, n, &mut king);
+        } else if WHOLE.contains(&w) {
+            whole = true;
+        } else if !FILLER.contains(&w) {
+            break;
+        }
+        end = start + word.len();
+        if word.ends_with(['.', ',', ';', '?', '!']) {
+            break;
+        }
+    }
+    (king || !army.is_bare()).then_some(Said {
+        army,
+        whole: whole || king && !army.is_bare(),
+        rest: &text[end..],
+    })
+}
+
+fn add(army: &mut Army, kind: PieceKind, n: u8, king: &mut bool) {
+    match kind {
+        PieceKind::King => *king = true,
+        PieceKind::Queen => army.queens += n,
+        PieceKind::Rook => army.rooks += n,
+        PieceKind::Bishop => army.bishops += n,
+        PieceKind::Knight => army.knights += n,
+        PieceKind::Pawn => army.pawns += n,
+    }
+}
+
+fn number(w: &str) -> Option<u8> {
+    Some(match w {
+        "one" | "single" | "1" => 1,
+        "two" | "2" | "both" => 2,
+        "three" | "3" => 3,
+        "four" | "4" => 4,
+        "some" | "several" | "few" => 2,
+        _ => return None,
+    })
+}
+
+fn words_with_offsets(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split_inclusive(char::is_whitespace)
+        .scan(0, |at, w| {
+            let start = *at;
+            *at += w.len();
+            Some((start, w.trim_end()))
+        })
+        .filter(|(_, w)| !w.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::answer::frame::spell_out_pieces;
+
+    fn read(q: &str) -> Option<FlagByMaterial> {
+        let q = spell_out_pieces(q);
+        FlagByMaterial::read(&q, &Frame::read(&q))
+    }
+
+    #[test]
+    fn colours_and_armies_are_read() {
+        let f = read("White flag falls. White has K and R and black has K and N. Result?")
+            .expect("read");
+        assert_eq!(f.flagged, Party::White);
+        assert_eq!(f.mater.knights, 1);
+        assert!(
+            f.paragraph().starts_with("Black wins:"),
+            "{}",
+            f.paragraph()
+        );
+    }
+
+    #[test]
+    fn the_asker_with_a_minor_piece_and_an_unknown_opponent() {
+        let f = read("What if I have king and bishop when his flag drops?").expect("read");
+        assert_eq!(f.flagged, Party::Opponent);
+        assert!(f.flagged_army.is_none());
+        assert!(
+            f.paragraph()
+                .starts_with("It depends on what your opponent still has")
+        );
+    }
+
+    #[test]
+    fn a_bare_king_and_bishop_against_bishop() {
+        let f = read("My flag fell. I had king and rook against his bare king.").expect("read");
+        assert!(
+            f.paragraph().starts_with("It is a draw:"),
+            "{}",
+            f.paragraph()
+        );
+        let f = read("Both players have a king and a bishop and White's flag falls. Win or draw?")
+            .expect("read");
+        assert!(f.paragraph().starts_with("It depends on the bishops"));
+        let f =
+            read("I flagged. He had king and two knights, I had a king. Do I lose?").expect("read");
+        assert!(
+            f.paragraph().starts_with("Your opponent wins"),
+            "{}",
+            f.paragraph()
+        );
+    }
+
+    #[test]
+    fn other_rules_and_both_flags_are_left_to_the_rulings() {
+        assert!(read("On lichess his flag fell and I had only a knight").is_none());
+        assert!(read("Both flags fell; I had a rook, he had a king").is_none());
+        assert!(read("My flag fell. Do I lose?").is_none());
+    }
+}
