@@ -23,6 +23,20 @@ enum Party {
     Flagger,
     /// The opponent of the player whose flag fell.
     NotFlagger,
+    /// "Player A" and "Player B", as arbiters' cases name them.
+    PlayerA,
+    PlayerB,
+}
+
+/// The terms a question names its players in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Terms {
+    /// "I" and "my opponent".
+    Relative,
+    Colours,
+    Letters,
+    /// Nobody named: "a flag fell".
+    Unnamed,
 }
 
 impl Party {
@@ -34,16 +48,18 @@ impl Party {
             Party::Black => Party::White,
             Party::Flagger => Party::NotFlagger,
             Party::NotFlagger => Party::Flagger,
+            Party::PlayerA => Party::PlayerB,
+            Party::PlayerB => Party::PlayerA,
         }
     }
 
-    fn is_colour(self) -> bool {
-        matches!(self, Party::White | Party::Black)
-    }
-
-    /// Whether the name is said without an article ("you", "White") rather than "the…".
-    fn is_named(self) -> bool {
-        !matches!(self, Party::Flagger | Party::NotFlagger)
+    fn terms(self) -> Terms {
+        match self {
+            Party::Asker | Party::Opponent => Terms::Relative,
+            Party::White | Party::Black => Terms::Colours,
+            Party::PlayerA | Party::PlayerB => Terms::Letters,
+            Party::Flagger | Party::NotFlagger => Terms::Unnamed,
+        }
     }
 
     fn of_side(s: Side) -> Party {
@@ -62,6 +78,8 @@ impl Party {
             Party::Black => "Black",
             Party::Flagger => "the player who ran out of time",
             Party::NotFlagger => "the opponent",
+            Party::PlayerA => "Player A",
+            Party::PlayerB => "Player B",
         }
     }
 
@@ -73,6 +91,8 @@ impl Party {
             Party::Black => "Black's",
             Party::Flagger => "the",
             Party::NotFlagger => "the opponent's",
+            Party::PlayerA => "Player A's",
+            Party::PlayerB => "Player B's",
         }
     }
 
@@ -98,6 +118,8 @@ pub struct FlagByMaterial {
 /// The armies described after these words belong to White / Black / both.
 const WHITE_HOLDS: &[&str] = &["white has ", "white had ", "white with ", "white only has "];
 const BLACK_HOLDS: &[&str] = &["black has ", "black had ", "black with ", "black only has "];
+const PLAYER_A_HOLDS: &[&str] = &["player a has ", "player a had ", "player a with "];
+const PLAYER_B_HOLDS: &[&str] = &["player b has ", "player b had ", "player b with "];
 const BOTH_HOLD: &[&str] = &[
     "both players have ",
     "both players had ",
@@ -128,13 +150,14 @@ impl FlagByMaterial {
         if !VERBS.iter().any(|v| lower.contains(v)) {
             return None;
         }
-        let flagged = match subject(&lower, VERBS) {
-            Some(Actor::Asker) => Party::Asker,
-            Some(Actor::Opponent) => Party::Opponent,
-            Some(Actor::White) => Party::White,
-            Some(Actor::Black) => Party::Black,
-            Some(_) => return None,
-            None => Party::Flagger,
+        let flagged = match (lettered_flag(&lower), subject(&lower, VERBS)) {
+            (Some(p), _) => p,
+            (None, Some(Actor::Asker)) => Party::Asker,
+            (None, Some(Actor::Opponent)) => Party::Opponent,
+            (None, Some(Actor::White)) => Party::White,
+            (None, Some(Actor::Black)) => Party::Black,
+            (None, Some(_)) => return None,
+            (None, None) => Party::Flagger,
         };
         let armies = armies(&lower);
         let asker_colour = named_asker(&lower).map(Party::of_side);
@@ -214,10 +237,9 @@ impl FlagByMaterial {
 
     fn wins_lower(&self, mater: Party) -> String {
         let w = mater.wins();
-        if mater.is_colour() {
-            w
-        } else {
-            w.to_lowercase()
+        match mater.terms() {
+            Terms::Relative | Terms::Unnamed => w.to_lowercase(),
+            Terms::Colours | Terms::Letters => w,
         }
     }
 }
@@ -248,6 +270,20 @@ fn possible_why(mater: &Army, flagged: Party) -> String {
     } else {
         "Whether the mate could be forced does not matter.".to_string()
     }
+}
+
+/// "Player B lost on time", "player A's flag fell": the lettered player whose flag fell.
+fn lettered_flag(lower: &str) -> Option<Party> {
+    [("player a", Party::PlayerA), ("player b", Party::PlayerB)]
+        .into_iter()
+        .find(|(name, _)| {
+            lower.match_indices(name).any(|(i, _)| {
+                let after = lower[i + name.len()..].trim_start_matches("'s");
+                let next: String = after.chars().take(24).collect();
+                VERBS.iter().any(|v| next.contains(v))
+            })
+        })
+        .map(|(_, p)| p)
 }
 
 /// "king and rook", "king, two knights and pawns".
@@ -287,11 +323,10 @@ fn capitalised(s: &str) -> String {
 /// `owner` said in the terms of `wanted` (asker/opponent or colours), when the question
 /// links the two ("I was Black").
 fn in_terms_of(owner: Party, wanted: Party, asker_colour: Option<Party>) -> Option<Party> {
-    if owner.is_named() != wanted.is_named() {
-        return None;
-    }
-    if owner.is_colour() == wanted.is_colour() {
-        return Some(owner);
+    match (owner.terms(), wanted.terms()) {
+        (a, b) if a == b => return Some(owner),
+        (Terms::Relative, Terms::Colours) | (Terms::Colours, Terms::Relative) => {}
+        _ => return None,
     }
     let asker = asker_colour?;
     Some(match owner {
@@ -310,6 +345,8 @@ fn armies(lower: &str) -> Vec<(usize, Party, Army)> {
         (Some(Party::Opponent), OPPONENT_HOLDS),
         (Some(Party::White), WHITE_HOLDS),
         (Some(Party::Black), BLACK_HOLDS),
+        (Some(Party::PlayerA), PLAYER_A_HOLDS),
+        (Some(Party::PlayerB), PLAYER_B_HOLDS),
         (None, BOTH_HOLD),
     ];
     let mut out = Vec::new();
@@ -374,6 +411,7 @@ fn versus(text: &str) -> Option<Said<'_>> {
 fn army_at(text: &str) -> Option<Said<'_>> {
     const FILLER: &[&str] = &[
         "a", "an", "the", "and", "plus", "&", "+", "with", "his", "her", "my", "their", "still",
+        "of",
     ];
     const WHOLE: &[&str] = &["only", "just", "bare", "lone", "naked", "left", "alone"];
     let mut army = Army::bare();
@@ -395,7 +433,7 @@ fn army_at(text: &str) -> Option<Said<'_>> {
             break;
         }
         end = start + word.len();
-        if word.ends_with(['.', ',', ';', '?', '!']) {
+        if word.ends_with(['.', ';', '?', '!']) {
             break;
         }
     }
@@ -423,7 +461,7 @@ fn number(w: &str) -> Option<u8> {
         "two" | "2" | "both" => 2,
         "three" | "3" => 3,
         "four" | "4" => 4,
-        "some" | "several" | "few" => 2,
+        "some" | "several" | "few" | "number" | "couple" | "many" => 2,
         _ => return None,
     })
 }
@@ -487,6 +525,18 @@ mod tests {
             read("I flagged. He had king and two knights, I had a king. Do I lose?").expect("read");
         assert!(
             f.paragraph().starts_with("Your opponent wins"),
+            "{}",
+            f.paragraph()
+        );
+    }
+
+    #[test]
+    fn lettered_players() {
+        let f = read("Player A had a King and a Knight. Player B had a King, a Bishop and a number of pawns. Player B lost on time. What was the result?").expect("read");
+        assert_eq!(f.flagged, Party::PlayerB);
+        assert!(
+            f.paragraph()
+                .starts_with("Player A wins: Player B's flag fell"),
             "{}",
             f.paragraph()
         );
