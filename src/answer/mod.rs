@@ -329,9 +329,17 @@ impl Arbiter {
     /// A citation for an article number (or its nearest parent that has a heading).
     pub fn citation(&self, article: &str) -> Option<Citation> {
         let p = self.book.resolve_article(article)?;
+        Some(Self::citation_of(
+            p,
+            p.article.as_deref().unwrap_or(article),
+        ))
+    }
+
+    /// The citation of passage `p` as `article`.
+    fn citation_of(p: &crate::rulebook::Passage, article: &str) -> Citation {
         let snippet: String = p.text.chars().take(220).collect();
-        Some(Citation {
-            article: p.article.clone().unwrap_or_else(|| article.to_string()),
+        Citation {
+            article: article.to_string(),
             title: p.title.clone(),
             page: p.page.clone(),
             anchor: p.anchor.clone(),
@@ -341,7 +349,7 @@ impl Arbiter {
             } else {
                 snippet
             },
-        })
+        }
     }
 
     /// `POST /api/ask`.
@@ -376,20 +384,25 @@ impl Arbiter {
         hits: &[Hit],
     ) -> Vec<Citation> {
         let mut out: Vec<Citation> = Vec::new();
-        let mut push = |c: Option<Citation>| {
-            if let Some(c) = c
-                && !out.iter().any(|o| o.article == c.article)
-                && out.len() < 5
-            {
-                out.push(c);
+        // A citation is written out only when it is kept (at most five, each article once).
+        let mut push = |article: &str| {
+            if out.len() >= 5 {
+                return;
+            }
+            let Some(p) = self.book.resolve_article(article) else {
+                return;
+            };
+            let article = p.article.as_deref().unwrap_or(article);
+            if !out.iter().any(|o| o.article == article) {
+                out.push(Self::citation_of(p, article));
             }
         };
         for a in deciding {
-            push(self.citation(a.as_ref()));
+            push(a.as_ref());
         }
         for (_, number) in crate::rulebook::find_article_refs(answer) {
             if self.book.article(&number).is_some() {
-                push(self.citation(&number));
+                push(&number);
             }
         }
         // Search hits support the deciding articles only when they are nearly as relevant as the best.
@@ -403,7 +416,7 @@ impl Arbiter {
                 continue;
             }
             if let Some(a) = &h.article {
-                push(self.citation(a));
+                push(a);
             }
         }
         out

@@ -5,10 +5,11 @@
 //! clause of each query tantivy looks the term up, builds its BM25 weight (with a fresh table of
 //! 256 length norms), a postings reader and a scorer, and merges them all in a buffered union:
 //! a third of the answer path's time. The index is small and never changes, so its postings
-//! (document, term frequency, length norm) are read once at start-up, and a query is summed here
-//! into one score per passage with tantivy's own [`Bm25Weight`] (built once per field and
-//! document frequency) and in the union's order — clause by clause, each passage's score
-//! starting at zero — so that every score is bit for bit the one tantivy's search gives, and the
+//! are read once at start-up — each with BM25's term-frequency factor computed then, as
+//! tantivy computes it (the same operations in the same order; every posting's score is
+//! compared bit for bit with tantivy's [`Bm25Weight`] as it is read) — and a query is summed
+//! here into one score per passage in the union's order — clause by clause, each passage's
+//! score starting at zero — so that every score is bit for bit the one tantivy's search gives, and the
 //! best documents are taken as its top-k collector takes them (higher score first, then the
 //! lower document). Where tantivy would not sum that way (a query of term clauses only, which
 //! it runs with block-WAND, or an index of several segments), [`MemoryPostings::top`] says so
@@ -19,7 +20,7 @@ use tantivy::fieldnorm::FieldNormReader;
 use tantivy::postings::Postings;
 use tantivy::query::{Bm25StatisticsProvider, Bm25Weight};
 use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::{DocSet, Searcher, TERMINATED};
+use tantivy::{DocSet, Searcher, SegmentReader, TERMINATED};
 
 /// One clause of a search, all of them optional (`Should`) and summed.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,31 +38,48 @@ pub(super) enum Clause {
 #[derive(Debug, Clone, Copy)]
 struct Posting {
     doc: u32,
-    term_freq: u32,
-    /// The field's length norm id for the document (tantivy's constant 1 when the field
-    /// keeps no norms).
-    norm: u8,
+    /// BM25's term-frequency part for the document (tantivy's `tf_factor`: term frequency
+    /// over itself plus the cached length component), computed once.
+    factor: f32,
 }
 
 struct TermPostings {
-    /// Into [`MemoryPostings::weights`].
-    weight: usize,
+    /// Tantivy's BM25 weight of the term before any boost (inverse document frequency times
+    /// 1 + k1): a posting scores `weight × boost × factor`, multiplied in that order.
+    weight: f32,
     postings: Vec<Posting>,
+}
+
+/// BM25's constants as tantivy has them (`query/bm25.rs`).
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
+
+/// Tantivy's `idf` times 1 + k1, the same operations in the same order.
+fn bm25_weight(doc_freq: u64, total_docs: u64) -> f32 {
+    let x = ((total_docs - doc_freq) as f32 + 0.5) / (doc_freq as f32 + 0.5);
+    (1.0 + x).ln() * (1.0 + K1)
+}
+
+/// Tantivy's `tf_factor` with its cached length component, the same operations in order.
+fn tf_factor(term_freq: u32, norm_id: u8, average: f32) -> f32 {
+    let fieldnorm = FieldNormReader::id_to_fieldnorm(norm_id);
+    let norm = K1 * (1.0 - B + B * fieldnorm as f32 / average);
+    let term_freq = term_freq as f32;
+    term_freq / (term_freq + norm)
 }
 
 /// Every term of the searched fields with its postings, and each page's passages (hashed
 /// with FxHash: fixed keys from the rulebook, a hundred look-ups a query).
 pub(super) struct MemoryPostings {
     terms: HashMap<Field, HashMap<String, TermPostings>>,
-    /// One BM25 weight per field and document frequency (all a term's weight depends on).
-    weights: Vec<Bm25Weight>,
     pages: HashMap<String, Vec<u32>>,
     max_doc: u32,
 }
 
 impl MemoryPostings {
     /// Reads the postings of `fields` (text fields indexed with frequencies) and of `page` (a
-    /// raw field); `None` for an index of more than one segment.
+    /// raw field); `None` for an index of more than one segment, or if a score computed here
+    /// differs in any bit from tantivy's [`Bm25Weight`] for the same posting.
     pub(super) fn read(
         searcher: &Searcher,
         fields: &[Field],
@@ -70,49 +88,16 @@ impl MemoryPostings {
         let [segment] = searcher.segment_readers() else {
             return Ok(None);
         };
-        let total_docs = Bm25StatisticsProvider::total_num_docs(searcher)?;
         let mut out = MemoryPostings {
             terms: HashMap::default(),
-            weights: Vec::new(),
             pages: HashMap::default(),
             max_doc: segment.max_doc(),
         };
         for &field in fields {
-            // As `Bm25Weight::for_terms` computes it.
-            let average = Bm25StatisticsProvider::total_num_tokens(searcher, field)? as f32
-                / total_docs as f32;
-            let norms = segment
-                .fieldnorms_readers()
-                .get_field(field)?
-                .unwrap_or_else(|| FieldNormReader::constant(segment.max_doc(), 1));
-            let mut by_doc_freq: HashMap<u32, usize> = HashMap::default();
-            let inverted = segment.inverted_index(field)?;
-            let mut stream = inverted.terms().stream()?;
-            let terms = out.terms.entry(field).or_default();
-            while stream.advance() {
-                let info = stream.value();
-                let mut docs =
-                    inverted.read_postings_from_terminfo(info, IndexRecordOption::WithFreqs)?;
-                let mut postings = Vec::with_capacity(info.doc_freq as usize);
-                while docs.doc() != TERMINATED {
-                    postings.push(Posting {
-                        doc: docs.doc(),
-                        term_freq: docs.term_freq(),
-                        norm: norms.fieldnorm_id(docs.doc()),
-                    });
-                    docs.advance();
-                }
-                let weight = *by_doc_freq.entry(info.doc_freq).or_insert_with(|| {
-                    out.weights.push(Bm25Weight::for_one_term_without_explain(
-                        u64::from(info.doc_freq),
-                        total_docs,
-                        average,
-                    ));
-                    out.weights.len() - 1
-                });
-                let term = String::from_utf8_lossy(stream.key()).into_owned();
-                terms.insert(term, TermPostings { weight, postings });
-            }
+            let Some(terms) = Self::read_field(searcher, segment, field)? else {
+                return Ok(None);
+            };
+            out.terms.insert(field, terms);
         }
         let inverted = segment.inverted_index(page)?;
         let mut stream = inverted.terms().stream()?;
@@ -128,6 +113,50 @@ impl MemoryPostings {
             out.pages.insert(page, list);
         }
         Ok(Some(out))
+    }
+
+    /// The terms of one text field with their postings; `None` if a score computed here is
+    /// not bit for bit tantivy's.
+    fn read_field(
+        searcher: &Searcher,
+        segment: &SegmentReader,
+        field: Field,
+    ) -> tantivy::Result<Option<HashMap<String, TermPostings>>> {
+        let total_docs = Bm25StatisticsProvider::total_num_docs(searcher)?;
+        // As `Bm25Weight::for_terms` computes it.
+        let average =
+            Bm25StatisticsProvider::total_num_tokens(searcher, field)? as f32 / total_docs as f32;
+        let norms = segment
+            .fieldnorms_readers()
+            .get_field(field)?
+            .unwrap_or_else(|| FieldNormReader::constant(segment.max_doc(), 1));
+        let inverted = segment.inverted_index(field)?;
+        let mut stream = inverted.terms().stream()?;
+        let mut terms = HashMap::default();
+        while stream.advance() {
+            let info = stream.value();
+            let doc_freq = u64::from(info.doc_freq);
+            let tantivy = Bm25Weight::for_one_term_without_explain(doc_freq, total_docs, average);
+            let weight = bm25_weight(doc_freq, total_docs);
+            let mut docs =
+                inverted.read_postings_from_terminfo(info, IndexRecordOption::WithFreqs)?;
+            let mut postings = Vec::with_capacity(info.doc_freq as usize);
+            while docs.doc() != TERMINATED {
+                let (term_freq, norm) = (docs.term_freq(), norms.fieldnorm_id(docs.doc()));
+                let factor = tf_factor(term_freq, norm, average);
+                if (weight * factor).to_bits() != tantivy.score(norm, term_freq).to_bits() {
+                    return Ok(None);
+                }
+                postings.push(Posting {
+                    doc: docs.doc(),
+                    factor,
+                });
+                docs.advance();
+            }
+            let term = String::from_utf8_lossy(stream.key()).into_owned();
+            terms.insert(term, TermPostings { weight, postings });
+        }
+        Ok(Some(terms))
     }
 
     /// Whether `field` holds `term`.
@@ -150,10 +179,11 @@ impl MemoryPostings {
                     let Some(t) = self.terms.get(field).and_then(|t| t.get(term)) else {
                         continue;
                     };
-                    // What tantivy's term scorer does with the boost its `BoostQuery` passes.
-                    let weight = self.weights[t.weight].boost_by(*boost);
+                    // What tantivy's term scorer does with the boost its `BoostQuery` passes
+                    // (`Bm25Weight::boost_by`, then `score`).
+                    let weight = t.weight * *boost;
                     for p in &t.postings {
-                        scores[p.doc as usize] += weight.score(p.norm, p.term_freq);
+                        scores[p.doc as usize] += weight * p.factor;
                         matched[p.doc as usize] = true;
                     }
                 }
