@@ -3,10 +3,10 @@
 //! among rulings — so "both players" does not tie a draw-agreement question to a late-arrival
 //! ruling. The search index's ranking is the second opinion the answer layer combines this with.
 
-use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::LazyLock;
 
+use rustc_hash::{FxHashMap, FxHashSet};
 use tantivy::tokenizer::{Language, RawTokenizer, Stemmer, TextAnalyzer};
 
 use crate::rulebook::Rulebook;
@@ -91,7 +91,7 @@ pub struct RankWeights {
 /// Every ruling's words, and how rare each word is.
 pub struct RulingMatcher {
     vectors: &'static WordVectors,
-    ids: HashMap<String, u32>,
+    ids: FxHashMap<String, u32>,
     idf: Vec<f32>,
     rulings: Vec<RulingEntry>,
     phrasings: Postings,
@@ -106,7 +106,7 @@ pub struct RulingMatcher {
     unknown_weight: f32,
     /// The stem of every word of the rulings, looked up instead of stemming a question's
     /// words again (most of them are the rulings' words).
-    known_stems: HashMap<String, String>,
+    known_stems: FxHashMap<String, String>,
 }
 
 const STOP: &[&str] = &[
@@ -276,7 +276,7 @@ pub fn stems(text: &str) -> Vec<String> {
 
 /// [`stems`], each word's stem given by `stem` (a look-up of the words already stemmed).
 fn stems_with(text: &str, stem: &mut impl FnMut(&str) -> String) -> Vec<String> {
-    static STOP_SET: LazyLock<HashSet<&'static str>> =
+    static STOP_SET: LazyLock<FxHashSet<&'static str>> =
         LazyLock::new(|| STOP.iter().copied().collect());
     let mut out: Vec<String> = Vec::new();
     for w in text
@@ -331,7 +331,7 @@ fn is_square(w: &str) -> bool {
 
 impl RulingMatcher {
     pub fn new(book: &Rulebook) -> RulingMatcher {
-        let mut ids: HashMap<String, u32> = HashMap::new();
+        let mut ids: FxHashMap<String, u32> = FxHashMap::default();
         let mut df: Vec<u32> = Vec::new();
         let mut intern = |s: String, df: &mut Vec<u32>| -> u32 {
             let next = ids.len() as u32;
@@ -341,7 +341,7 @@ impl RulingMatcher {
             }
             id
         };
-        let mut known_stems: HashMap<String, String> = HashMap::new();
+        let mut known_stems: FxHashMap<String, String> = FxHashMap::default();
         let mut stem = |w: &str| {
             let s = stem_word(w);
             known_stems.insert(w.to_string(), s.clone());

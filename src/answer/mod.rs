@@ -157,7 +157,7 @@ pub struct Arbiter {
     pub budget: SolverBudget,
     /// Words that mark a question as being about chess rules: heading titles, page aliases
     /// and keywords, and the search vocabulary. A question with none of them gets "I don't know".
-    domain_words: std::collections::HashSet<String>,
+    domain_words: rustc_hash::FxHashSet<String>,
     /// Every ruling's phrasings, for matching questions to rulings.
     matcher: matcher::RulingMatcher,
     match_tuning: from_rulebook::MatchTuning,
@@ -181,7 +181,7 @@ fn words_of(text: &str) -> impl Iterator<Item = String> + '_ {
 
 impl Arbiter {
     pub fn new(book: Rulebook, index: SearchIndex) -> Arbiter {
-        let mut domain_words = std::collections::HashSet::new();
+        let mut domain_words = rustc_hash::FxHashSet::default();
         for p in &book.passages {
             domain_words.extend(words_of(&p.title));
         }

@@ -24,15 +24,15 @@ use tantivy::{DocSet, Searcher, SegmentReader, TERMINATED};
 
 /// One clause of a search, all of them optional (`Should`) and summed.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum Clause {
+pub(super) enum Clause<'a> {
     /// A term in a text field, scored by BM25 times `boost`.
     Term {
         field: Field,
-        term: String,
+        term: &'a str,
         boost: f32,
     },
     /// Every passage of a page, at a constant score.
-    Page { page: String, score: f32 },
+    Page { page: &'a str, score: f32 },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -71,7 +71,9 @@ fn tf_factor(term_freq: u32, norm_id: u8, average: f32) -> f32 {
 /// Every term of the searched fields with its postings, and each page's passages (hashed
 /// with FxHash: fixed keys from the rulebook, a hundred look-ups a query).
 pub(super) struct MemoryPostings {
-    terms: HashMap<Field, HashMap<String, TermPostings>>,
+    /// Each term with its postings in each field that has it (one look-up a term, not one a
+    /// field).
+    terms: HashMap<String, Vec<(Field, TermPostings)>>,
     pages: HashMap<String, Vec<u32>>,
     max_doc: u32,
 }
@@ -97,7 +99,9 @@ impl MemoryPostings {
             let Some(terms) = Self::read_field(searcher, segment, field)? else {
                 return Ok(None);
             };
-            out.terms.insert(field, terms);
+            for (term, postings) in terms {
+                out.terms.entry(term).or_default().push((field, postings));
+            }
         }
         let inverted = segment.inverted_index(page)?;
         let mut stream = inverted.terms().stream()?;
@@ -121,7 +125,7 @@ impl MemoryPostings {
         searcher: &Searcher,
         segment: &SegmentReader,
         field: Field,
-    ) -> tantivy::Result<Option<HashMap<String, TermPostings>>> {
+    ) -> tantivy::Result<Option<Vec<(String, TermPostings)>>> {
         let total_docs = Bm25StatisticsProvider::total_num_docs(searcher)?;
         // As `Bm25Weight::for_terms` computes it.
         let average =
@@ -132,7 +136,7 @@ impl MemoryPostings {
             .unwrap_or_else(|| FieldNormReader::constant(segment.max_doc(), 1));
         let inverted = segment.inverted_index(field)?;
         let mut stream = inverted.terms().stream()?;
-        let mut terms = HashMap::default();
+        let mut terms = Vec::new();
         while stream.advance() {
             let info = stream.value();
             let doc_freq = u64::from(info.doc_freq);
@@ -154,14 +158,19 @@ impl MemoryPostings {
                 docs.advance();
             }
             let term = String::from_utf8_lossy(stream.key()).into_owned();
-            terms.insert(term, TermPostings { weight, postings });
+            terms.push((term, TermPostings { weight, postings }));
         }
         Ok(Some(terms))
     }
 
     /// Whether `field` holds `term`.
     pub(super) fn has(&self, field: Field, term: &str) -> bool {
-        self.terms.get(&field).is_some_and(|t| t.contains_key(term))
+        self.postings(field, term).is_some()
+    }
+
+    fn postings(&self, field: Field, term: &str) -> Option<&TermPostings> {
+        let fields = self.terms.get(term)?;
+        fields.iter().find(|(f, _)| *f == field).map(|(_, t)| t)
     }
 
     /// The best `limit` documents for `clauses` as (score, document), best first, as tantivy's
@@ -176,7 +185,7 @@ impl MemoryPostings {
         for clause in clauses {
             match clause {
                 Clause::Term { field, term, boost } => {
-                    let Some(t) = self.terms.get(field).and_then(|t| t.get(term)) else {
+                    let Some(t) = self.postings(*field, term) else {
                         continue;
                     };
                     // What tantivy's term scorer does with the boost its `BoostQuery` passes
@@ -188,7 +197,7 @@ impl MemoryPostings {
                     }
                 }
                 Clause::Page { page, score } => {
-                    for &doc in self.pages.get(page).into_iter().flatten() {
+                    for &doc in self.pages.get(*page).into_iter().flatten() {
                         scores[doc as usize] += *score;
                         matched[doc as usize] = true;
                     }
