@@ -1864,7 +1864,8 @@ mod tests {
         let (mut compared, mut terms_only) = (0, 0);
         for q in &questions {
             let stripped = article_query_re().replace_all(q, " ");
-            let clauses = index.clauses(&book, q, &index.query_terms(&stripped));
+            let terms = index.query_terms(&stripped);
+            let clauses = index.clauses(&book, q, &terms);
             // 20 is what the search asks for; 5,000 compares every matching passage.
             for limit in [1, 20, 5_000] {
                 let Some(fast) = postings.top(&clauses, limit) else {
