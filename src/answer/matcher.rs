@@ -274,10 +274,11 @@ pub fn stems(text: &str) -> Vec<String> {
     stems_with(text, &mut stem_word)
 }
 
+static STOP_SET: LazyLock<FxHashSet<&'static str>> =
+    LazyLock::new(|| STOP.iter().copied().collect());
+
 /// [`stems`], each word's stem given by `stem` (a look-up of the words already stemmed).
 fn stems_with(text: &str, stem: &mut impl FnMut(&str) -> String) -> Vec<String> {
-    static STOP_SET: LazyLock<FxHashSet<&'static str>> =
-        LazyLock::new(|| STOP.iter().copied().collect());
     let mut out: Vec<String> = Vec::new();
     for w in text
         .to_lowercase()
@@ -424,18 +425,41 @@ impl RulingMatcher {
     /// A text's meaning: the mean of its word vectors, each word weighted by its rarity, scaled
     /// to unit length (so that a dot product is the cosine).
     fn meaning(&self, text: &str) -> Option<Vec<f32>> {
-        let mut m = self.vectors.sentence_with(text, |word| {
-            self.stems(word)
-                .first()
-                .and_then(|s| self.ids.get(s))
-                .map_or(self.unknown_weight, |&i| self.idf[i as usize])
-        })?;
+        let mut m = self
+            .vectors
+            .sentence_with(text, |word| self.word_weight(word))?;
         let norm = m.iter().map(|x| x * x).sum::<f32>().sqrt();
         if norm == 0.0 {
             return None;
         }
         m.iter_mut().for_each(|x| *x /= norm);
         Some(m)
+    }
+
+    /// A word's rarity as [`RulingMatcher::meaning`] weighs it: the weight of its stem (as
+    /// [`stems`] gives it), or of an unknown word. The word is one as the word vectors key
+    /// it (ASCII letters and digits, lower case), so it is its own and only candidate stem.
+    fn word_weight(&self, w: &str) -> f32 {
+        if STOP_SET.contains(w)
+            || (w.len() < 2 && !w.chars().all(|c| c.is_ascii_digit()))
+            || is_square(w)
+        {
+            return self.unknown_weight;
+        }
+        let stem = match self.known_stems.get(w) {
+            Some(s) => self.ids.get(s),
+            None => self.ids.get(&stem_word(w)),
+        };
+        stem.map_or(self.unknown_weight, |&i| self.idf[i as usize])
+    }
+
+    /// The old way of [`RulingMatcher::word_weight`], for its test.
+    #[cfg(test)]
+    fn word_weight_by_stems(&self, word: &str) -> f32 {
+        self.stems(word)
+            .first()
+            .and_then(|s| self.ids.get(s))
+            .map_or(self.unknown_weight, |&i| self.idf[i as usize])
     }
 
     /// The question's words as (id, weight): words typed weigh their rarity, words the
@@ -657,6 +681,23 @@ mod tests {
         texts.extend(book.passages.iter().take(300).map(|p| p.text.as_str()));
         for text in texts {
             assert_eq!(matcher.stems(text), stems(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn word_weights_are_the_stems_weights() {
+        let book = Rulebook::embedded().unwrap();
+        let matcher = RulingMatcher::new(&book);
+        let mut texts: Vec<&str> = vec!["a b 1 22 e4 h9 zzzq the can't checkmated unknownwords"];
+        texts.extend(book.passages.iter().map(|p| p.text.as_str()));
+        for text in texts {
+            for w in crate::answer::semantic::words(text) {
+                assert_eq!(
+                    matcher.word_weight(&w).to_bits(),
+                    matcher.word_weight_by_stems(&w).to_bits(),
+                    "{w}"
+                );
+            }
         }
     }
 

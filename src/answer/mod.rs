@@ -337,18 +337,18 @@ impl Arbiter {
 
     /// The citation of passage `p` as `article`.
     fn citation_of(p: &crate::rulebook::Passage, article: &str) -> Citation {
-        let snippet: String = p.text.chars().take(220).collect();
+        // The first 220 characters, "…" when there are more.
+        let snippet = match p.text.char_indices().nth(220) {
+            Some((end, _)) => format!("{}…", &p.text[..end]),
+            None => p.text.clone(),
+        };
         Citation {
             article: article.to_string(),
             title: p.title.clone(),
             page: p.page.clone(),
             anchor: p.anchor.clone(),
             url: p.url(),
-            snippet: if p.text.chars().count() > 220 {
-                format!("{snippet}…")
-            } else {
-                snippet
-            },
+            snippet,
         }
     }
 

@@ -1218,7 +1218,11 @@ impl SearchIndex {
         mode: SearchMode,
     ) -> Vec<Hit> {
         let limit = limit.clamp(1, 50);
-        let query = &query.chars().take(1000).collect::<String>();
+        // The first 1,000 characters.
+        let query = match query.char_indices().nth(1000) {
+            Some((end, _)) => &query[..end],
+            None => query,
+        };
         let (mut hits, mut seen) = self.named_article_hits(book, query, mode);
         let stripped = article_query_re().replace_all(query, " ");
         let terms = self.query_terms(&stripped);
