@@ -15,6 +15,8 @@
 //! it runs with block-WAND, or an index of several segments), [`MemoryPostings::top`] says so
 //! and the caller asks tantivy. A test compares both on the evaluation questions.
 
+use std::collections::BinaryHeap;
+
 use rustc_hash::FxHashMap as HashMap;
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::postings::Postings;
@@ -204,16 +206,53 @@ impl MemoryPostings {
                 }
             }
         }
-        let mut top: Vec<(f32, u32)> = (0..self.max_doc)
-            .filter(|&d| matched[d as usize])
-            .map(|d| (scores[d as usize], d))
-            .collect();
-        let order = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
-        if top.len() > limit && limit > 0 {
-            top.select_nth_unstable_by(limit - 1, order);
-        }
-        top.truncate(limit);
-        top.sort_unstable_by(order);
-        Some(top)
+        Some(best(&scores, &matched, limit))
     }
 }
+
+/// The best `limit` matched documents as (score, document), best first: higher score, then
+/// lower document. One pass keeps the best so far in a heap with the worst of them on top;
+/// under a total order the best `limit` are the same however they are found.
+fn best(scores: &[f32], matched: &[bool], limit: usize) -> Vec<(f32, u32)> {
+    let mut heap: BinaryHeap<Ranked> = BinaryHeap::with_capacity(limit + 1);
+    for (doc, &score) in scores.iter().enumerate() {
+        if !matched[doc] {
+            continue;
+        }
+        let r = Ranked(score, doc as u32);
+        if heap.len() < limit {
+            heap.push(r);
+        } else if let Some(mut worst) = heap.peek_mut()
+            && r < *worst
+        {
+            *worst = r;
+        }
+    }
+    let mut top = heap.into_sorted_vec();
+    top.truncate(limit);
+    top.into_iter().map(|Ranked(s, d)| (s, d)).collect()
+}
+
+/// A document with its score, ordered best first (a higher score, then a lower document):
+/// the order of tantivy's top-k collector.
+struct Ranked(f32, u32);
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.0.total_cmp(&self.0).then(self.1.cmp(&other.1))
+    }
+}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Ranked {}
