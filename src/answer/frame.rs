@@ -173,13 +173,15 @@ fn kind_of(q: &str) -> QuestionKind {
         .find(|s| s.contains('?'))
         .unwrap_or(q)
         .trim_start_matches(|c: char| !c.is_alphanumeric());
+    // Where a cue may open the sentence: its start, and after each of these separators (none
+    // of which overlaps itself, so every occurrence is found).
+    let mut starts = vec![0];
+    for p in [". ", ", ", "— ", "- ", "; ", ": "] {
+        starts.extend(asked.match_indices(p).map(|(i, _)| i + p.len()));
+    }
     let opens = |ws: &[&str]| {
-        ws.iter().any(|w| {
-            asked.starts_with(w)
-                || [". ", ", ", "— ", "- ", "; ", ": "]
-                    .iter()
-                    .any(|p| asked.contains(&format!("{p}{w}")))
-        })
+        ws.iter()
+            .any(|w| starts.iter().any(|&i| asked[i..].starts_with(w)))
     };
     let kind = KIND_CUES
         .iter()

@@ -158,7 +158,7 @@ pub struct Arbiter {
     pub budget: SolverBudget,
     /// Words that mark a question as being about chess rules: heading titles, page aliases
     /// and keywords, and the search vocabulary. A question with none of them gets "I don't know".
-    domain_words: std::collections::HashSet<String>,
+    domain_words: rustc_hash::FxHashSet<String>,
     /// Every ruling's phrasings, for matching questions to rulings.
     matcher: matcher::RulingMatcher,
     match_tuning: from_rulebook::MatchTuning,
@@ -182,7 +182,7 @@ fn words_of(text: &str) -> impl Iterator<Item = String> + '_ {
 
 impl Arbiter {
     pub fn new(book: Rulebook, index: SearchIndex) -> Arbiter {
-        let mut domain_words = std::collections::HashSet::new();
+        let mut domain_words = rustc_hash::FxHashSet::default();
         for p in &book.passages {
             domain_words.extend(words_of(&p.title));
         }
@@ -330,19 +330,27 @@ impl Arbiter {
     /// A citation for an article number (or its nearest parent that has a heading).
     pub fn citation(&self, article: &str) -> Option<Citation> {
         let p = self.book.resolve_article(article)?;
-        let snippet: String = p.text.chars().take(220).collect();
-        Some(Citation {
-            article: p.article.clone().unwrap_or_else(|| article.to_string()),
+        Some(Self::citation_of(
+            p,
+            p.article.as_deref().unwrap_or(article),
+        ))
+    }
+
+    /// The citation of passage `p` as `article`.
+    fn citation_of(p: &crate::rulebook::Passage, article: &str) -> Citation {
+        // The first 220 characters, "…" when there are more.
+        let snippet = match p.text.char_indices().nth(220) {
+            Some((end, _)) => format!("{}…", &p.text[..end]),
+            None => p.text.clone(),
+        };
+        Citation {
+            article: article.to_string(),
             title: p.title.clone(),
             page: p.page.clone(),
             anchor: p.anchor.clone(),
             url: p.url(),
-            snippet: if p.text.chars().count() > 220 {
-                format!("{snippet}…")
-            } else {
-                snippet
-            },
-        })
+            snippet,
+        }
     }
 
     /// `POST /api/ask`.
@@ -377,20 +385,25 @@ impl Arbiter {
         hits: &[Hit],
     ) -> Vec<Citation> {
         let mut out: Vec<Citation> = Vec::new();
-        let mut push = |c: Option<Citation>| {
-            if let Some(c) = c
-                && !out.iter().any(|o| o.article == c.article)
-                && out.len() < 5
-            {
-                out.push(c);
+        // A citation is written out only when it is kept (at most five, each article once).
+        let mut push = |article: &str| {
+            if out.len() >= 5 {
+                return;
+            }
+            let Some(p) = self.book.resolve_article(article) else {
+                return;
+            };
+            let article = p.article.as_deref().unwrap_or(article);
+            if !out.iter().any(|o| o.article == article) {
+                out.push(Self::citation_of(p, article));
             }
         };
         for a in deciding {
-            push(self.citation(a.as_ref()));
+            push(a.as_ref());
         }
         for (_, number) in crate::rulebook::find_article_refs(answer) {
             if self.book.article(&number).is_some() {
-                push(self.citation(&number));
+                push(&number);
             }
         }
         // Search hits support the deciding articles only when they are nearly as relevant as the best.
@@ -404,7 +417,7 @@ impl Arbiter {
                 continue;
             }
             if let Some(a) = &h.article {
-                push(self.citation(a));
+                push(a);
             }
         }
         out

@@ -32,7 +32,7 @@ const STOP_WORDS: &[&str] = &[
 #[derive(Debug, Clone)]
 pub struct WordVectors {
     dims: usize,
-    index: HashMap<Box<str>, u32>,
+    index: rustc_hash::FxHashMap<Box<str>, u32>,
     data: Vec<f32>,
 }
 
@@ -98,7 +98,7 @@ impl WordVectors {
                 "word vectors: {count} words announced but the file has room for at most {room}"
             ));
         }
-        let mut index = HashMap::with_capacity(count);
+        let mut index = rustc_hash::FxHashMap::with_capacity_and_hasher(count, Default::default());
         let mut data = Vec::with_capacity(count * dims);
         for i in 0..count {
             let len = r.take(1, "a word length")?[0] as usize;

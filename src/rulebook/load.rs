@@ -52,8 +52,9 @@ pub struct Rulebook {
     pub passages: Vec<Passage>,
     /// A hash of every file's path and content: the index records it to know it is current.
     pub hash: String,
-    by_article: HashMap<String, usize>,
-    by_page: HashMap<String, usize>,
+    /// Look-ups only (FxHash: fixed keys from the rulebook, many look-ups a question).
+    by_article: rustc_hash::FxHashMap<String, usize>,
+    by_page: rustc_hash::FxHashMap<String, usize>,
 }
 
 impl Rulebook {
@@ -105,7 +106,7 @@ impl Rulebook {
             let page = parse_page(path, text, &mut passages)?;
             pages.push(page);
         }
-        let mut by_article = HashMap::new();
+        let mut by_article = rustc_hash::FxHashMap::default();
         for (i, p) in passages.iter().enumerate() {
             if let Some(a) = &p.article {
                 by_article.entry(a.clone()).or_insert(i);

@@ -15,6 +15,8 @@
 //!    convention: "cite the deciding article first"), and the hits are merged per article.
 
 use std::collections::{HashMap, HashSet};
+
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -265,7 +267,7 @@ struct Fields {
 #[derive(Default)]
 struct PageField {
     /// Term → (page, term frequency).
-    postings: HashMap<String, Vec<(usize, u32)>>,
+    postings: FxHashMap<String, Vec<(usize, u32)>>,
     /// Length of the field, in terms, by page.
     lengths: Vec<u32>,
     average: f32,
@@ -358,15 +360,15 @@ pub struct SearchIndex {
     vocabulary: Vocabulary,
     /// Every word of the rulebook and vocabulary with its number of occurrences, for
     /// spelling correction.
-    known_words: HashMap<String, u32>,
+    known_words: FxHashMap<String, u32>,
     /// The stem of every known word (`None` for a stop word): the analyzer's result for a
     /// single word, which is what it yields word by word for a text.
-    word_stems: HashMap<String, Option<String>>,
+    word_stems: FxHashMap<String, Option<String>>,
     /// Known words by first letter, for spelling correction.
-    by_initial: HashMap<char, Vec<String>>,
+    by_initial: FxHashMap<char, Vec<String>>,
     tuning: Tuning,
     /// Every stem of the rulebook, numbered.
-    stem_ids: HashMap<String, u32>,
+    stem_ids: FxHashMap<String, u32>,
     /// Inverse document frequency over passages, by stem number.
     idf: Vec<f32>,
     /// Per passage: the numbers of the stems of everything it says (heading, body, enclosing
@@ -375,7 +377,7 @@ pub struct SearchIndex {
     /// Per passage: its body's tokens as (stem number, start, end) in `Passage::text`.
     passage_tokens: Vec<Vec<(u32, usize, usize)>>,
     /// Every page a setting of the vocabulary points to.
-    setting_pages: HashSet<String>,
+    setting_pages: FxHashSet<String>,
     /// Passage index of each document, by segment and document id: read once, so that
     /// ranking never touches the document store.
     doc_passage: Vec<Vec<usize>>,
@@ -1026,7 +1028,7 @@ impl SearchIndex {
     }
 
     /// The page prior: each of the best-matching pages with its score.
-    fn page_scores(&self, terms: &QueryTerms) -> Vec<(String, f32)> {
+    fn page_scores(&self, terms: &QueryTerms) -> Vec<(&str, f32)> {
         let t = &self.tuning;
         if t.page <= 0.0 || t.pages == 0 {
             return Vec::new();
@@ -1059,13 +1061,18 @@ impl SearchIndex {
         ranked.truncate(t.pages);
         ranked
             .into_iter()
-            .map(|(i, s)| (self.page_stats.ids[i].clone(), s))
+            .map(|(i, s)| (self.page_stats.ids[i].as_str(), s))
             .collect()
     }
 
     /// The clauses of a free-text query: every term in every passage field, bigrams, the page
     /// prior and pages named as a whole ("article 9"); terms a field lacks are left out.
-    fn clauses(&self, book: &Rulebook, query: &str, terms: &QueryTerms) -> Vec<Clause> {
+    fn clauses<'a>(
+        &'a self,
+        book: &'a Rulebook,
+        query: &str,
+        terms: &'a QueryTerms,
+    ) -> Vec<Clause<'a>> {
         let t = &self.tuning;
         let f = self.fields;
         let mut clauses: Vec<Clause> = Vec::new();
@@ -1082,7 +1089,7 @@ impl SearchIndex {
                 if fw > 0.0 && !light && self.has_term(field, stem) {
                     clauses.push(Clause::Term {
                         field,
-                        term: stem.clone(),
+                        term: stem,
                         boost: fw * w,
                     });
                 }
@@ -1093,7 +1100,7 @@ impl SearchIndex {
                 if self.has_term(f.bigrams, bigram) {
                     clauses.push(Clause::Term {
                         field: f.bigrams,
-                        term: bigram.clone(),
+                        term: bigram,
                         boost: t.bigram * w,
                     });
                 }
@@ -1113,7 +1120,7 @@ impl SearchIndex {
                 .map(|m| m.as_str().to_ascii_uppercase());
             if let Some(page) = top.and_then(|t| book.law_page_for(&t)) {
                 clauses.push(Clause::Page {
-                    page: page.id.clone(),
+                    page: &page.id,
                     score: 4.0,
                 });
             }
@@ -1211,7 +1218,11 @@ impl SearchIndex {
         mode: SearchMode,
     ) -> Vec<Hit> {
         let limit = limit.clamp(1, 50);
-        let query = &query.chars().take(1000).collect::<String>();
+        // The first 1,000 characters.
+        let query = match query.char_indices().nth(1000) {
+            Some((end, _)) => &query[..end],
+            None => query,
+        };
         let (mut hits, mut seen) = self.named_article_hits(book, query, mode);
         let stripped = article_query_re().replace_all(query, " ");
         let terms = self.query_terms(&stripped);
@@ -1620,8 +1631,8 @@ fn best_per_article(
 
 /// Every word of the rulebook and the vocabulary, with how often it occurs: what spelling
 /// correction may correct towards.
-fn known_words(book: &Rulebook, vocabulary: &Vocabulary) -> HashMap<String, u32> {
-    let mut known: HashMap<String, u32> = HashMap::new();
+fn known_words(book: &Rulebook, vocabulary: &Vocabulary) -> FxHashMap<String, u32> {
+    let mut known: FxHashMap<String, u32> = FxHashMap::default();
     let mut add = |s: &str| {
         for w in words(s) {
             *known.entry(w).or_insert(0) += 1;
@@ -1651,8 +1662,8 @@ fn known_words(book: &Rulebook, vocabulary: &Vocabulary) -> HashMap<String, u32>
 
 /// The known words of three letters or more, grouped by their first letter and sorted: the
 /// candidates spelling correction compares a typed word with.
-fn words_by_initial(known: &HashMap<String, u32>) -> HashMap<char, Vec<String>> {
-    let mut by_initial: HashMap<char, Vec<String>> = HashMap::new();
+fn words_by_initial(known: &FxHashMap<String, u32>) -> FxHashMap<char, Vec<String>> {
+    let mut by_initial: FxHashMap<char, Vec<String>> = FxHashMap::default();
     for w in known.keys() {
         if w.chars().count() >= 3 && w.chars().all(char::is_alphabetic) {
             by_initial
@@ -1671,7 +1682,7 @@ fn words_by_initial(known: &HashMap<String, u32>) -> HashMap<char, Vec<String>> 
 /// stem's inverse document frequency, and the body's tokens with their place in the text
 /// (for snippets).
 struct StemTables {
-    stem_ids: HashMap<String, u32>,
+    stem_ids: FxHashMap<String, u32>,
     idf: Vec<f32>,
     passage_stems: Vec<Vec<u32>>,
     passage_tokens: Vec<Vec<(u32, usize, usize)>>,
@@ -1681,7 +1692,7 @@ impl StemTables {
     fn new(book: &Rulebook, analyzer: &mut TextAnalyzer) -> StemTables {
         let page_stems = page_stems(book, analyzer);
         let mut tables = StemTables {
-            stem_ids: HashMap::new(),
+            stem_ids: FxHashMap::default(),
             idf: Vec::new(),
             passage_stems: Vec::with_capacity(book.passages.len()),
             passage_tokens: Vec::with_capacity(book.passages.len()),
@@ -1857,7 +1868,8 @@ mod tests {
         let (mut compared, mut terms_only) = (0, 0);
         for q in &questions {
             let stripped = article_query_re().replace_all(q, " ");
-            let clauses = index.clauses(&book, q, &index.query_terms(&stripped));
+            let terms = index.query_terms(&stripped);
+            let clauses = index.clauses(&book, q, &terms);
             // 20 is what the search asks for; 5,000 compares every matching passage.
             for limit in [1, 20, 5_000] {
                 let Some(fast) = postings.top(&clauses, limit) else {

@@ -5,63 +5,85 @@
 //! clause of each query tantivy looks the term up, builds its BM25 weight (with a fresh table of
 //! 256 length norms), a postings reader and a scorer, and merges them all in a buffered union:
 //! a third of the answer path's time. The index is small and never changes, so its postings
-//! (document, term frequency, length norm) are read once at start-up, and a query is summed here
-//! into one score per passage with tantivy's own [`Bm25Weight`] (built once per field and
-//! document frequency) and in the union's order — clause by clause, each passage's score
-//! starting at zero — so that every score is bit for bit the one tantivy's search gives, and the
+//! are read once at start-up — each with BM25's term-frequency factor computed then, as
+//! tantivy computes it (the same operations in the same order; every posting's score is
+//! compared bit for bit with tantivy's [`Bm25Weight`] as it is read) — and a query is summed
+//! here into one score per passage in the union's order — clause by clause, each passage's
+//! score starting at zero — so that every score is bit for bit the one tantivy's search gives, and the
 //! best documents are taken as its top-k collector takes them (higher score first, then the
 //! lower document). Where tantivy would not sum that way (a query of term clauses only, which
 //! it runs with block-WAND, or an index of several segments), [`MemoryPostings::top`] says so
 //! and the caller asks tantivy. A test compares both on the evaluation questions.
+
+use std::collections::BinaryHeap;
 
 use rustc_hash::FxHashMap as HashMap;
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::postings::Postings;
 use tantivy::query::{Bm25StatisticsProvider, Bm25Weight};
 use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::{DocSet, Searcher, TERMINATED};
+use tantivy::{DocSet, Searcher, SegmentReader, TERMINATED};
 
 /// One clause of a search, all of them optional (`Should`) and summed.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum Clause {
+pub(super) enum Clause<'a> {
     /// A term in a text field, scored by BM25 times `boost`.
     Term {
         field: Field,
-        term: String,
+        term: &'a str,
         boost: f32,
     },
     /// Every passage of a page, at a constant score.
-    Page { page: String, score: f32 },
+    Page { page: &'a str, score: f32 },
 }
 
 #[derive(Debug, Clone, Copy)]
 struct Posting {
     doc: u32,
-    term_freq: u32,
-    /// The field's length norm id for the document (tantivy's constant 1 when the field
-    /// keeps no norms).
-    norm: u8,
+    /// BM25's term-frequency part for the document (tantivy's `tf_factor`: term frequency
+    /// over itself plus the cached length component), computed once.
+    factor: f32,
 }
 
 struct TermPostings {
-    /// Into [`MemoryPostings::weights`].
-    weight: usize,
+    /// Tantivy's BM25 weight of the term before any boost (inverse document frequency times
+    /// 1 + k1): a posting scores `weight × boost × factor`, multiplied in that order.
+    weight: f32,
     postings: Vec<Posting>,
+}
+
+/// BM25's constants as tantivy has them (`query/bm25.rs`).
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
+
+/// Tantivy's `idf` times 1 + k1, the same operations in the same order.
+fn bm25_weight(doc_freq: u64, total_docs: u64) -> f32 {
+    let x = ((total_docs - doc_freq) as f32 + 0.5) / (doc_freq as f32 + 0.5);
+    (1.0 + x).ln() * (1.0 + K1)
+}
+
+/// Tantivy's `tf_factor` with its cached length component, the same operations in order.
+fn tf_factor(term_freq: u32, norm_id: u8, average: f32) -> f32 {
+    let fieldnorm = FieldNormReader::id_to_fieldnorm(norm_id);
+    let norm = K1 * (1.0 - B + B * fieldnorm as f32 / average);
+    let term_freq = term_freq as f32;
+    term_freq / (term_freq + norm)
 }
 
 /// Every term of the searched fields with its postings, and each page's passages (hashed
 /// with FxHash: fixed keys from the rulebook, a hundred look-ups a query).
 pub(super) struct MemoryPostings {
-    terms: HashMap<Field, HashMap<String, TermPostings>>,
-    /// One BM25 weight per field and document frequency (all a term's weight depends on).
-    weights: Vec<Bm25Weight>,
+    /// Each term with its postings in each field that has it (one look-up a term, not one a
+    /// field).
+    terms: HashMap<String, Vec<(Field, TermPostings)>>,
     pages: HashMap<String, Vec<u32>>,
     max_doc: u32,
 }
 
 impl MemoryPostings {
     /// Reads the postings of `fields` (text fields indexed with frequencies) and of `page` (a
-    /// raw field); `None` for an index of more than one segment.
+    /// raw field); `None` for an index of more than one segment, or if a score computed here
+    /// differs in any bit from tantivy's [`Bm25Weight`] for the same posting.
     pub(super) fn read(
         searcher: &Searcher,
         fields: &[Field],
@@ -70,48 +92,17 @@ impl MemoryPostings {
         let [segment] = searcher.segment_readers() else {
             return Ok(None);
         };
-        let total_docs = Bm25StatisticsProvider::total_num_docs(searcher)?;
         let mut out = MemoryPostings {
             terms: HashMap::default(),
-            weights: Vec::new(),
             pages: HashMap::default(),
             max_doc: segment.max_doc(),
         };
         for &field in fields {
-            // As `Bm25Weight::for_terms` computes it.
-            let average = Bm25StatisticsProvider::total_num_tokens(searcher, field)? as f32
-                / total_docs as f32;
-            let norms = segment
-                .fieldnorms_readers()
-                .get_field(field)?
-                .unwrap_or_else(|| FieldNormReader::constant(segment.max_doc(), 1));
-            let mut by_doc_freq: HashMap<u32, usize> = HashMap::default();
-            let inverted = segment.inverted_index(field)?;
-            let mut stream = inverted.terms().stream()?;
-            let terms = out.terms.entry(field).or_default();
-            while stream.advance() {
-                let info = stream.value();
-                let mut docs =
-                    inverted.read_postings_from_terminfo(info, IndexRecordOption::WithFreqs)?;
-                let mut postings = Vec::with_capacity(info.doc_freq as usize);
-                while docs.doc() != TERMINATED {
-                    postings.push(Posting {
-                        doc: docs.doc(),
-                        term_freq: docs.term_freq(),
-                        norm: norms.fieldnorm_id(docs.doc()),
-                    });
-                    docs.advance();
-                }
-                let weight = *by_doc_freq.entry(info.doc_freq).or_insert_with(|| {
-                    out.weights.push(Bm25Weight::for_one_term_without_explain(
-                        u64::from(info.doc_freq),
-                        total_docs,
-                        average,
-                    ));
-                    out.weights.len() - 1
-                });
-                let term = String::from_utf8_lossy(stream.key()).into_owned();
-                terms.insert(term, TermPostings { weight, postings });
+            let Some(terms) = Self::read_field(searcher, segment, field)? else {
+                return Ok(None);
+            };
+            for (term, postings) in terms {
+                out.terms.entry(term).or_default().push((field, postings));
             }
         }
         let inverted = segment.inverted_index(page)?;
@@ -130,9 +121,58 @@ impl MemoryPostings {
         Ok(Some(out))
     }
 
+    /// The terms of one text field with their postings; `None` if a score computed here is
+    /// not bit for bit tantivy's.
+    fn read_field(
+        searcher: &Searcher,
+        segment: &SegmentReader,
+        field: Field,
+    ) -> tantivy::Result<Option<Vec<(String, TermPostings)>>> {
+        let total_docs = Bm25StatisticsProvider::total_num_docs(searcher)?;
+        // As `Bm25Weight::for_terms` computes it.
+        let average =
+            Bm25StatisticsProvider::total_num_tokens(searcher, field)? as f32 / total_docs as f32;
+        let norms = segment
+            .fieldnorms_readers()
+            .get_field(field)?
+            .unwrap_or_else(|| FieldNormReader::constant(segment.max_doc(), 1));
+        let inverted = segment.inverted_index(field)?;
+        let mut stream = inverted.terms().stream()?;
+        let mut terms = Vec::new();
+        while stream.advance() {
+            let info = stream.value();
+            let doc_freq = u64::from(info.doc_freq);
+            let tantivy = Bm25Weight::for_one_term_without_explain(doc_freq, total_docs, average);
+            let weight = bm25_weight(doc_freq, total_docs);
+            let mut docs =
+                inverted.read_postings_from_terminfo(info, IndexRecordOption::WithFreqs)?;
+            let mut postings = Vec::with_capacity(info.doc_freq as usize);
+            while docs.doc() != TERMINATED {
+                let (term_freq, norm) = (docs.term_freq(), norms.fieldnorm_id(docs.doc()));
+                let factor = tf_factor(term_freq, norm, average);
+                if (weight * factor).to_bits() != tantivy.score(norm, term_freq).to_bits() {
+                    return Ok(None);
+                }
+                postings.push(Posting {
+                    doc: docs.doc(),
+                    factor,
+                });
+                docs.advance();
+            }
+            let term = String::from_utf8_lossy(stream.key()).into_owned();
+            terms.push((term, TermPostings { weight, postings }));
+        }
+        Ok(Some(terms))
+    }
+
     /// Whether `field` holds `term`.
     pub(super) fn has(&self, field: Field, term: &str) -> bool {
-        self.terms.get(&field).is_some_and(|t| t.contains_key(term))
+        self.postings(field, term).is_some()
+    }
+
+    fn postings(&self, field: Field, term: &str) -> Option<&TermPostings> {
+        let fields = self.terms.get(term)?;
+        fields.iter().find(|(f, _)| *f == field).map(|(_, t)| t)
     }
 
     /// The best `limit` documents for `clauses` as (score, document), best first, as tantivy's
@@ -147,34 +187,72 @@ impl MemoryPostings {
         for clause in clauses {
             match clause {
                 Clause::Term { field, term, boost } => {
-                    let Some(t) = self.terms.get(field).and_then(|t| t.get(term)) else {
+                    let Some(t) = self.postings(*field, term) else {
                         continue;
                     };
-                    // What tantivy's term scorer does with the boost its `BoostQuery` passes.
-                    let weight = self.weights[t.weight].boost_by(*boost);
+                    // What tantivy's term scorer does with the boost its `BoostQuery` passes
+                    // (`Bm25Weight::boost_by`, then `score`).
+                    let weight = t.weight * *boost;
                     for p in &t.postings {
-                        scores[p.doc as usize] += weight.score(p.norm, p.term_freq);
+                        scores[p.doc as usize] += weight * p.factor;
                         matched[p.doc as usize] = true;
                     }
                 }
                 Clause::Page { page, score } => {
-                    for &doc in self.pages.get(page).into_iter().flatten() {
+                    for &doc in self.pages.get(*page).into_iter().flatten() {
                         scores[doc as usize] += *score;
                         matched[doc as usize] = true;
                     }
                 }
             }
         }
-        let mut top: Vec<(f32, u32)> = (0..self.max_doc)
-            .filter(|&d| matched[d as usize])
-            .map(|d| (scores[d as usize], d))
-            .collect();
-        let order = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
-        if top.len() > limit && limit > 0 {
-            top.select_nth_unstable_by(limit - 1, order);
-        }
-        top.truncate(limit);
-        top.sort_unstable_by(order);
-        Some(top)
+        Some(best(&scores, &matched, limit))
     }
 }
+
+/// The best `limit` matched documents as (score, document), best first: higher score, then
+/// lower document. One pass keeps the best so far in a heap with the worst of them on top;
+/// under a total order the best `limit` are the same however they are found.
+fn best(scores: &[f32], matched: &[bool], limit: usize) -> Vec<(f32, u32)> {
+    let mut heap: BinaryHeap<Ranked> = BinaryHeap::with_capacity(limit + 1);
+    for (doc, &score) in scores.iter().enumerate() {
+        if !matched[doc] {
+            continue;
+        }
+        let r = Ranked(score, doc as u32);
+        if heap.len() < limit {
+            heap.push(r);
+        } else if let Some(mut worst) = heap.peek_mut()
+            && r < *worst
+        {
+            *worst = r;
+        }
+    }
+    let mut top = heap.into_sorted_vec();
+    top.truncate(limit);
+    top.into_iter().map(|Ranked(s, d)| (s, d)).collect()
+}
+
+/// A document with its score, ordered best first (a higher score, then a lower document):
+/// the order of tantivy's top-k collector.
+struct Ranked(f32, u32);
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.0.total_cmp(&self.0).then(self.1.cmp(&other.1))
+    }
+}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Ranked {}

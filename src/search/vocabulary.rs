@@ -1,7 +1,7 @@
 //! The search vocabulary (rulebook/vocabulary.toml): slang, notation and misspellings mapped
 //! to the rulebook's words. Data, not code, so that rulebook maintainers can edit it.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use serde::Deserialize;
@@ -11,7 +11,7 @@ use serde::Deserialize;
 pub struct Vocabulary {
     /// `expand`'s phrases by their first word, made on first use.
     #[serde(skip)]
-    by_first_word: OnceLock<HashMap<String, Vec<(String, String)>>>,
+    by_first_word: OnceLock<rustc_hash::FxHashMap<String, Vec<(String, String)>>>,
     #[serde(default)]
     pub correct: BTreeMap<String, String>,
     #[serde(default)]
@@ -80,7 +80,8 @@ impl Vocabulary {
             .collect::<Vec<_>>()
             .join(" ");
         let index = self.by_first_word.get_or_init(|| {
-            let mut index: HashMap<String, Vec<(String, String)>> = HashMap::new();
+            let mut index: rustc_hash::FxHashMap<String, Vec<(String, String)>> =
+                rustc_hash::FxHashMap::default();
             for (phrase, expansion) in &self.expand {
                 let first = phrase.split(' ').next().unwrap_or_default().to_string();
                 index
