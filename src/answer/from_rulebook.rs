@@ -306,28 +306,7 @@ impl Arbiter {
             || whole_hits
                 .first()
                 .is_some_and(|h| h.matched_by == MatchedBy::Article);
-        let mut chosen: Vec<PartMatch> = Vec::new();
-        if meaningful && frame.parts.len() > 1 {
-            for part in &frame.parts {
-                let hits = self
-                    .index
-                    .search_with(&self.book, part, 10, SearchMode::ANSWER);
-                if let Some(m) = self.match_part(part, frame, &hits)
-                    && !chosen.iter().any(|c| c.passage == m.passage)
-                {
-                    chosen.push(m);
-                }
-            }
-        }
-        if chosen.len() < 2 {
-            chosen.clear();
-            if let Some(m) = meaningful
-                .then(|| self.match_part(question, frame, &whole_hits))
-                .flatten()
-            {
-                chosen.push(m);
-            }
-        }
+        let mut chosen = self.matched_parts(question, frame, &whole_hits, meaningful);
         // A flag fall with the armies described is decided by their mating chances; rulings
         // on the flag rule itself would only repeat it in general terms. The verdict leads
         // unless the best match put the question's weight on another rule.
@@ -356,34 +335,8 @@ impl Arbiter {
             rulings.chain(verdict.clone()).collect()
         };
         let answer = paragraphs.join("\n\n");
-        let deciding: Vec<&str> = chosen
-            .iter()
-            .flat_map(|m| {
-                let p = &self.book.passages[m.passage];
-                p.deciding_article().into_iter().chain(
-                    p.ruling
-                        .iter()
-                        .flat_map(|r| r.articles.iter().skip(1).map(String::as_str)),
-                )
-            })
-            .collect();
-        // The deciding article of every part leads, then the supporting ones.
-        let mut ordered: Vec<&str> = chosen
-            .iter()
-            .filter_map(|m| self.book.passages[m.passage].deciding_article())
-            .collect();
-        if verdict.is_some() {
-            ordered.insert(if verdict_leads { 0 } else { ordered.len() }, FLAG_RULE[0]);
-        }
-        // The article of the nearest other reading of the question comes next: when the
-        // question is ambiguous, the asker finds the other rule one click away.
-        ordered.extend(
-            chosen
-                .iter()
-                .filter_map(|m| m.runner_up)
-                .filter_map(|p| self.book.passages[p].deciding_article()),
-        );
-        ordered.extend(deciding);
+        let verdict_at = verdict.as_ref().map(|_| verdict_leads);
+        let ordered = self.ordered_articles(&chosen, verdict_at);
         let citations = self.citations(&ordered, &answer, &whole_hits);
         Answer {
             answer,
@@ -397,6 +350,71 @@ impl Arbiter {
             played: Vec::new(),
             disputed: None,
         }
+    }
+
+    /// The passage for each part of a multi-part question (when at least two parts find
+    /// different ones), else the passage for the question as a whole.
+    fn matched_parts(
+        &self,
+        question: &str,
+        frame: &Frame,
+        whole_hits: &[Hit],
+        meaningful: bool,
+    ) -> Vec<PartMatch> {
+        let mut chosen: Vec<PartMatch> = Vec::new();
+        if meaningful && frame.parts.len() > 1 {
+            for part in &frame.parts {
+                let hits = self
+                    .index
+                    .search_with(&self.book, part, 10, SearchMode::ANSWER);
+                if let Some(m) = self.match_part(part, frame, &hits)
+                    && !chosen.iter().any(|c| c.passage == m.passage)
+                {
+                    chosen.push(m);
+                }
+            }
+        }
+        if chosen.len() < 2 {
+            chosen.clear();
+            if let Some(m) = meaningful
+                .then(|| self.match_part(question, frame, whole_hits))
+                .flatten()
+            {
+                chosen.push(m);
+            }
+        }
+        chosen
+    }
+
+    /// The articles to cite, in order: the deciding article of every part (the flag rule
+    /// first or last when a verdict on the material leads or follows, `verdict_leads`), then
+    /// the nearest other reading's, then the supporting ones.
+    fn ordered_articles(&self, chosen: &[PartMatch], verdict_leads: Option<bool>) -> Vec<&str> {
+        let passage = |m: &PartMatch| &self.book.passages[m.passage];
+        let mut ordered: Vec<&str> = chosen
+            .iter()
+            .filter_map(|m| passage(m).deciding_article())
+            .collect();
+        if let Some(leads) = verdict_leads {
+            ordered.insert(if leads { 0 } else { ordered.len() }, FLAG_RULE[0]);
+        }
+        // When the question is ambiguous, the asker finds the other rule one click away.
+        ordered.extend(
+            chosen
+                .iter()
+                .filter_map(|m| m.runner_up)
+                .filter_map(|p| self.book.passages[p].deciding_article()),
+        );
+        for m in chosen {
+            let p = passage(m);
+            ordered.extend(p.deciding_article());
+            ordered.extend(
+                p.ruling
+                    .iter()
+                    .flat_map(|r| r.articles.iter().skip(1).map(String::as_str)),
+            );
+        }
+        ordered
     }
 
     /// An honest answer when nothing in the rulebook fits well: the closest rulings.
