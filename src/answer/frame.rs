@@ -355,7 +355,14 @@ pub fn sub_questions(question: &str) -> Vec<String> {
             }
             continue;
         }
-        let content_words = s.split_whitespace().filter(|w| w.len() > 3).count();
+        let content_words = s
+            .split_whitespace()
+            .map(|w| {
+                w.trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase()
+            })
+            .filter(|w| w.len() > 3 && !FOLLOW_UP_WORDS.contains(&w.as_str()))
+            .count();
         let full = if pending.is_empty() {
             s.to_string()
         } else {
@@ -383,6 +390,30 @@ pub fn sub_questions(question: &str) -> Vec<String> {
     }
     parts
 }
+
+/// Words that make a short follow-up ("Shouldn't I have won?", "Is that really right?")
+/// without adding a question of its own.
+const FOLLOW_UP_WORDS: &[&str] = &[
+    "shouldn't",
+    "should",
+    "wouldn't",
+    "would",
+    "couldn't",
+    "could",
+    "have",
+    "been",
+    "that",
+    "this",
+    "right",
+    "correct",
+    "really",
+    "true",
+    "then",
+    "there",
+    "isn't",
+    "wasn't",
+    "doesn't",
+];
 
 /// The text cut after each question mark, except one inside quotation marks: a question quoted
 /// from the game ("he said \"Do you want a draw?\" and then…") is part of the story, not a
@@ -748,6 +779,10 @@ mod tests {
         assert_eq!(
             sub_questions("Is fivefold automatic? Does threefold need three moves in a row?").len(),
             2
+        );
+        assert_eq!(
+            sub_questions("Isn't the default time thirty minutes? Shouldn't I have won?").len(),
+            1
         );
         assert_eq!(
             sub_questions(
