@@ -118,6 +118,7 @@ pub struct FlagByMaterial {
 /// The armies described after these words belong to White / Black / both.
 const WHITE_HOLDS: &[&str] = &["white has ", "white had ", "white with ", "white only has "];
 const BLACK_HOLDS: &[&str] = &["black has ", "black had ", "black with ", "black only has "];
+const YOU_HOLD: &[&str] = &["you have ", "you only have ", "you had ", "you still have "];
 const PLAYER_A_HOLDS: &[&str] = &["player a has ", "player a had ", "player a with "];
 const PLAYER_B_HOLDS: &[&str] = &["player b has ", "player b had ", "player b with "];
 const BOTH_HOLD: &[&str] = &[
@@ -150,7 +151,10 @@ impl FlagByMaterial {
         if !VERBS.iter().any(|v| lower.contains(v)) {
             return None;
         }
-        let flagged = match (lettered_flag(&lower), subject(&lower, VERBS)) {
+        let flagged = match (
+            lettered_flag(&lower).or_else(|| generic_you(&lower)),
+            subject(&lower, VERBS),
+        ) {
             (Some(p), _) => p,
             (None, Some(Actor::Asker)) => Party::Asker,
             (None, Some(Actor::Opponent)) => Party::Opponent,
@@ -286,6 +290,25 @@ fn lettered_flag(lower: &str) -> Option<Party> {
         .map(|(_, p)| p)
 }
 
+/// "If you run out of time", "your flag falls": the generic "you" of a rules question is the
+/// asker (the position rulings' reader knows only "I" and "my").
+fn generic_you(lower: &str) -> Option<Party> {
+    const YOU_FLAG: &[&str] = &[
+        "you run out of time",
+        "you ran out of time",
+        "you flag",
+        "your flag",
+        "your time runs out",
+        "your time ran out",
+        "you lose on time",
+        "you time out",
+    ];
+    YOU_FLAG
+        .iter()
+        .any(|p| lower.contains(p))
+        .then_some(Party::Asker)
+}
+
 /// "king and rook", "king, two knights and pawns".
 fn army_words(a: &Army) -> String {
     let mut parts = vec!["king".to_string()];
@@ -342,6 +365,7 @@ fn in_terms_of(owner: Party, wanted: Party, asker_colour: Option<Party>) -> Opti
 fn armies(lower: &str) -> Vec<(usize, Party, Army)> {
     let anchors = [
         (Some(Party::Asker), ASKER_HOLDS),
+        (Some(Party::Asker), YOU_HOLD),
         (Some(Party::Opponent), OPPONENT_HOLDS),
         (Some(Party::White), WHITE_HOLDS),
         (Some(Party::Black), BLACK_HOLDS),
@@ -525,6 +549,18 @@ mod tests {
             read("I flagged. He had king and two knights, I had a king. Do I lose?").expect("read");
         assert!(
             f.paragraph().starts_with("Your opponent wins"),
+            "{}",
+            f.paragraph()
+        );
+    }
+
+    #[test]
+    fn the_generic_you_is_the_asker() {
+        let f = read("What happens if you run out of time but your opponent only has a king?")
+            .expect("read");
+        assert_eq!(f.flagged, Party::Asker);
+        assert!(
+            f.paragraph().starts_with("It is a draw: your flag fell"),
             "{}",
             f.paragraph()
         );
