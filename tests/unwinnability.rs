@@ -167,7 +167,7 @@ fn the_material_table_agrees_with_the_solver() {
     let mut failures = Vec::new();
     for mater in armies {
         for defender in armies {
-            let chance = mate_chance(&army(mater), &army(defender));
+            let chance = mate_chance(&Army::from_letters(mater), &Army::from_letters(defender));
             // [same-colour bishops, other positions]: (winnable seen, samples)
             let mut seen = [(false, 0usize); 2];
             for _ in 0..150 {
@@ -196,20 +196,6 @@ fn the_material_table_agrees_with_the_solver() {
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
-
-    fn army(s: &str) -> Army {
-        let mut a = Army::default();
-        for c in s.chars() {
-            match c {
-                'Q' => a.queens += 1,
-                'R' => a.rooks += 1,
-                'B' => a.bishops += 1,
-                'N' => a.knights += 1,
-                _ => a.pawns += 1,
-            }
-        }
-        a
-    }
 }
 
 /// A random legal position with White's army `white` and Black's `black` (kings added), White

@@ -19,6 +19,23 @@ impl Army {
         Army::default()
     }
 
+    /// An army from piece letters, the king left out: "RN" is a rook and a knight, "BB" two
+    /// bishops; other characters are ignored.
+    pub fn from_letters(letters: &str) -> Army {
+        let mut a = Army::default();
+        for c in letters.chars() {
+            match c.to_ascii_uppercase() {
+                'Q' => a.queens += 1,
+                'R' => a.rooks += 1,
+                'B' => a.bishops += 1,
+                'N' => a.knights += 1,
+                'P' => a.pawns += 1,
+                _ => {}
+            }
+        }
+        a
+    }
+
     pub fn is_bare(&self) -> bool {
         *self == Army::default()
     }
@@ -74,25 +91,10 @@ pub fn mate_chance(mater: &Army, defender: &Army) -> MateChance {
 mod tests {
     use super::*;
 
-    fn army(s: &str) -> Army {
-        let mut a = Army::default();
-        for c in s.chars() {
-            match c {
-                'Q' => a.queens += 1,
-                'R' => a.rooks += 1,
-                'B' => a.bishops += 1,
-                'N' => a.knights += 1,
-                'P' => a.pawns += 1,
-                _ => {}
-            }
-        }
-        a
-    }
-
     #[test]
     fn the_classic_flag_cases() {
         use MateChance::*;
-        let chance = |m: &str, d: &str| mate_chance(&army(m), &army(d));
+        let chance = |m: &str, d: &str| mate_chance(&Army::from_letters(m), &Army::from_letters(d));
         assert_eq!(chance("", "QR"), Impossible);
         assert_eq!(chance("N", ""), Impossible);
         assert_eq!(chance("B", ""), Impossible);
