@@ -5,6 +5,7 @@
 //! this is the verdict for the material; the asker is offered the check of the actual position.
 
 use crate::rulebook::Setting;
+use crate::rules::castling::capitalise_first;
 use crate::rules::material::{Army, MateChance, mate_chance};
 
 use super::claims::Side;
@@ -99,7 +100,7 @@ impl Party {
     /// "wins" / "win" after the name.
     fn wins(self) -> String {
         let verb = if self == Party::Asker { "win" } else { "wins" };
-        capitalised(&format!("{} {verb}", self.name()))
+        capitalise_first(&format!("{} {verb}", self.name()))
     }
 }
 
@@ -136,7 +137,7 @@ impl FlagByMaterial {
     /// Reads a question that says whose flag fell and what the other player had. Questions
     /// under other rules (US Chess, online servers) or about both flags are left to the
     /// rulings.
-    pub fn read(question: &str, frame: &Frame) -> Option<FlagByMaterial> {
+    pub fn read(frame: &Frame) -> Option<FlagByMaterial> {
         if frame
             .settings
             .iter()
@@ -144,7 +145,7 @@ impl FlagByMaterial {
         {
             return None;
         }
-        let lower = format!(" {} ", question.to_lowercase().replace(['’', '‘'], "'"));
+        let lower = &frame.lower;
         if lower.contains("both flags") || lower.contains("both players ran out") {
             return None;
         }
@@ -152,8 +153,8 @@ impl FlagByMaterial {
             return None;
         }
         let flagged = match (
-            lettered_flag(&lower).or_else(|| generic_you(&lower)),
-            subject(&lower, VERBS),
+            lettered_flag(lower).or_else(|| generic_you(lower)),
+            subject(lower, VERBS),
         ) {
             (Some(p), _) => p,
             (None, Some(Actor::Asker)) => Party::Asker,
@@ -163,8 +164,8 @@ impl FlagByMaterial {
             (None, Some(_)) => return None,
             (None, None) => Party::Flagger,
         };
-        let armies = armies(&lower);
-        let asker_colour = named_asker(&lower).map(Party::of_side);
+        let armies = armies(lower);
+        let asker_colour = named_asker(lower).map(Party::of_side);
         // The last description of a player's army is the one asked about ("I know it is a
         // draw with a bare king, but what if I have king and bishop?").
         let army_of = |p: Party| {
@@ -189,7 +190,13 @@ impl FlagByMaterial {
         let mater = self.flagged.other();
         let fell = format!("{} flag fell", self.flagged.possessive());
         let with = format!("{} {}", mater.possessive(), army_words(&self.mater));
-        let mut text = match self.flagged_army.map(|d| mate_chance(&self.mater, &d)) {
+        // The defender's army counts only against a lone minor piece.
+        let chance = match self.flagged_army {
+            Some(defender) => Some(mate_chance(&self.mater, &defender)),
+            None if self.mater.lone_minor() => None,
+            None => Some(mate_chance(&self.mater, &Army::bare())),
+        };
+        let mut text = match chance {
             Some(MateChance::Impossible) => format!(
                 "It is a draw: {fell}, but {with} cannot checkmate by any series of legal moves, and only a player who could mate wins on time (6.9). {}",
                 impossible_why(&self.mater)
@@ -212,20 +219,9 @@ impl FlagByMaterial {
         text
     }
 
-    /// The player who might mate has a lone minor piece (or more), the other army unknown.
+    /// The player who might mate has a lone minor piece, the other army unknown.
     fn unknown_defender(&self, fell: &str, with: &str) -> String {
         let mater = self.flagged.other();
-        if !self.mater.lone_minor() && !self.mater.is_bare() {
-            return format!(
-                "{}: {fell}, and {with} can checkmate by some series of legal moves, which is all that 6.9 asks.",
-                mater.wins()
-            );
-        }
-        if self.mater.is_bare() {
-            return format!(
-                "It is a draw: {fell}, but a lone king can never give checkmate, so the flag does not lose (6.9)."
-            );
-        }
         let helpers = if self.mater.knights == 1 {
             "a pawn, a knight, a bishop or a rook"
         } else {
@@ -332,14 +328,6 @@ fn army_words(a: &Army) -> String {
             let last = parts.pop().unwrap_or_default();
             format!("{} and {last}", parts.join(", "))
         }
-    }
-}
-
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
     }
 }
 
@@ -506,8 +494,7 @@ mod tests {
     use crate::answer::frame::spell_out_pieces;
 
     fn read(q: &str) -> Option<FlagByMaterial> {
-        let q = spell_out_pieces(q);
-        FlagByMaterial::read(&q, &Frame::read(&q))
+        FlagByMaterial::read(&Frame::read(&spell_out_pieces(q)))
     }
 
     #[test]

@@ -90,12 +90,20 @@ pub struct Frame {
     pub acts: Vec<Act>,
     /// Topic, side, wing and move, for position answers.
     pub intent: Intent,
+    /// The question as word cues are matched against it ([`lowered`]).
+    pub lower: String,
+}
+
+/// A question lower-cased, curly apostrophes made straight, with a space at each end so that
+/// cues written with spaces (" he ", " i'") also match the first and last word.
+pub fn lowered(question: &str) -> String {
+    format!(" {} ", question.to_lowercase().replace(['’', '‘'], "'"))
 }
 
 impl Frame {
     /// Reads a question.
     pub fn read(question: &str) -> Frame {
-        let lower = format!(" {} ", question.to_lowercase().replace(['’', '‘'], "'"));
+        let lower = lowered(question);
         Frame {
             kind: kind_of(&lower),
             parts: sub_questions(question),
@@ -103,6 +111,7 @@ impl Frame {
             settings: settings_in(&lower),
             acts: acts_in(&lower),
             intent: understand(question),
+            lower,
         }
     }
 

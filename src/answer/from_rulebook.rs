@@ -311,7 +311,7 @@ impl Arbiter {
         // on the flag rule itself would only repeat it in general terms. The verdict leads
         // unless the best match put the question's weight on another rule.
         let by_material = (frame.intent.topic == Topic::Flag)
-            .then(|| FlagByMaterial::read(question, frame))
+            .then(|| FlagByMaterial::read(frame))
             .flatten();
         let is_flag_rule = |m: &PartMatch| {
             self.book.passages[m.passage]
@@ -325,18 +325,16 @@ impl Arbiter {
         if chosen.is_empty() && by_material.is_none() {
             return self.not_sure(frame, &whole_hits, meaningful);
         }
-        let verdict = by_material.as_ref().map(FlagByMaterial::paragraph);
-        let rulings = chosen
+        let mut paragraphs: Vec<String> = chosen
             .iter()
-            .map(|m| self.paragraph(&self.book.passages[m.passage], frame.kind));
-        let paragraphs: Vec<String> = if verdict_leads {
-            verdict.clone().into_iter().chain(rulings).collect()
-        } else {
-            rulings.chain(verdict.clone()).collect()
-        };
+            .map(|m| self.paragraph(&self.book.passages[m.passage], frame.kind))
+            .collect();
+        if let Some(verdict) = &by_material {
+            let at = if verdict_leads { 0 } else { paragraphs.len() };
+            paragraphs.insert(at, verdict.paragraph());
+        }
         let answer = paragraphs.join("\n\n");
-        let verdict_at = verdict.as_ref().map(|_| verdict_leads);
-        let ordered = self.ordered_articles(&chosen, verdict_at);
+        let ordered = self.ordered_articles(&chosen, by_material.as_ref().map(|_| verdict_leads));
         let citations = self.citations(&ordered, &answer, &whole_hits);
         Answer {
             answer,
@@ -461,12 +459,10 @@ fn fit_opening(text: &str, kind: QuestionKind) -> String {
         return text.to_string();
     }
     for opening in ["Yes: ", "Yes, ", "Yes. ", "No: "] {
-        if let Some(rest) = text.strip_prefix(opening) {
-            let mut chars = rest.chars();
-            return match chars.next() {
-                Some(c) => c.to_uppercase().chain(chars).collect(),
-                None => text.to_string(),
-            };
+        if let Some(rest) = text.strip_prefix(opening)
+            && !rest.is_empty()
+        {
+            return crate::rules::castling::capitalise_first(rest);
         }
     }
     text.to_string()

@@ -194,7 +194,7 @@ const LEGALITY_WORDS: &[&str] = &[
 
 /// Reads a question (original text) into an intent.
 pub fn understand(question: &str) -> Intent {
-    let q = format!(" {} ", question.to_lowercase().replace(['’', '‘'], "'"));
+    let q = super::frame::lowered(question);
     let legality_words = has(&q, LEGALITY_WORDS);
     let mv = pick_move(question, legality_words);
     let topic = topic_of(&q, mv.as_deref(), legality_words);

@@ -446,7 +446,7 @@ impl Arbiter {
             t => t,
         };
         let report = rules::check(&game, tested_move.as_deref(), self.options());
-        let lower = format!(" {} ", question.to_lowercase().replace(['’', '‘'], "'"));
+        let lower = frame.lower.clone();
         let actors = position::actors::Actors::read(&lower, game.current(), &played);
         let ask = PositionAsk {
             question,

@@ -5,6 +5,7 @@ use shakmaty::{CastlingMode, CastlingSide, Chess, File, Move, Position, Square};
 
 use super::diagnostics::{Finding, FindingKind, analyse_game, label, replay};
 use super::movetext::{GameText, PgnText, Span, normalise_result};
+use crate::rules::castling::capitalise_first;
 use crate::rules::describe::capitalised;
 use crate::rules::game::Game;
 use crate::rules::report::{GameOutcome, Report, article_for_move, describe_legal_move};
@@ -203,7 +204,7 @@ fn legal_move_words(pos: &Chess, m: Move, mode: CastlingMode) -> (String, Vec<&'
     } else if after.is_stalemate() {
         articles.push("5.2.1");
     }
-    let mut what = upper_first(&what);
+    let mut what = capitalise_first(&what);
     // describe_legal_move already says check and mate; castling_words does not.
     if m.is_castle() {
         if after.is_checkmate() {
@@ -243,14 +244,6 @@ fn castling_words(pos: &Chess, king: Square, rook: Square, mode: CastlingMode) -
         );
     }
     s
-}
-
-fn upper_first(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
-    }
 }
 
 /// The hover on a result (the movetext's or the Result tag, `which` says): the warnings on
@@ -373,7 +366,7 @@ fn ended_on_board(
 fn not_ended_on_board(report: &Report, link: &dyn Fn(&str) -> String) -> String {
     let mut md = format!(
         "- The game did not end on the board ({} to move), so a result other than * came from a resignation ({}), a flag ({}), an agreed draw ({}) or an arbiter's decision.\n",
-        upper_first(report.turn),
+        capitalise_first(report.turn),
         link("5.1.2"),
         link("6.9"),
         link("5.2.3")
@@ -384,7 +377,7 @@ fn not_ended_on_board(report: &Report, link: &dyn Fn(&str) -> String) -> String 
         &report.flag_info.white,
         &report.flag_info.black,
     ] {
-        md.push_str(&format!("- {}.\n", upper_first(&ruling.reason)));
+        md.push_str(&format!("- {}.\n", capitalise_first(&ruling.reason)));
     }
     md.push_str(&format!(
         "- Dead position: {}.\n",
