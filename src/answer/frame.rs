@@ -12,7 +12,7 @@ use regex::Regex;
 
 use crate::rulebook::Setting;
 
-use super::intent::{Intent, understand};
+use super::intent::{Intent, understand_lowered};
 
 /// What sort of answer the asker wants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,7 +110,7 @@ impl Frame {
             actors: actors_in(&lower),
             settings: settings_in(&lower),
             acts: acts_in(&lower),
-            intent: understand(question),
+            intent: understand_lowered(question, &lower),
             lower,
         }
     }

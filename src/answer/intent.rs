@@ -194,12 +194,16 @@ const LEGALITY_WORDS: &[&str] = &[
 
 /// Reads a question (original text) into an intent.
 pub fn understand(question: &str) -> Intent {
-    let q = super::frame::lowered(question);
-    let legality_words = has(&q, LEGALITY_WORDS);
+    understand_lowered(question, &super::frame::lowered(question))
+}
+
+/// [`understand`], with the question already [lowered](super::frame::lowered) as `q`.
+pub fn understand_lowered(question: &str, q: &str) -> Intent {
+    let legality_words = has(q, LEGALITY_WORDS);
     let mv = pick_move(question, legality_words);
-    let topic = topic_of(&q, mv.as_deref(), legality_words);
+    let topic = topic_of(q, mv.as_deref(), legality_words);
     let needs_position = has(
-        &q,
+        q,
         &[
             " here",
             " this position",
@@ -213,9 +217,9 @@ pub fn understand(question: &str) -> Intent {
     ) && topic != Topic::General;
     Intent {
         topic,
-        side: side_asked(&q),
+        side: side_asked(q),
         opponent: has(
-            &q,
+            q,
             &[
                 "opponent",
                 "my rival",
@@ -228,7 +232,7 @@ pub fn understand(question: &str) -> Intent {
                 "their flag",
             ],
         ),
-        wing: wing_asked(&q),
+        wing: wing_asked(q),
         mv,
         needs_position,
     }
