@@ -64,6 +64,14 @@ impl Side {
             Color::Black => Side::Black,
         }
     }
+
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]

@@ -8,10 +8,11 @@ use crate::rulebook::Setting;
 use crate::rules::castling::capitalise_first;
 use crate::rules::material::{Army, MateChance, mate_chance};
 
+use super::actors::{
+    ASKER_HOLDS, Actor, FLAG_VERBS, OPPONENT_HOLDS, PieceKind, named_asker, piece_word, subject,
+};
 use super::claims::Side;
-use super::frame::{Actor, Frame, PieceKind};
-use super::position::actors::{ASKER_HOLDS, OPPONENT_HOLDS, named_asker, piece_word, subject};
-use super::position::flag::VERBS;
+use super::frame::Frame;
 
 /// Someone a question names, in its own terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,12 +150,12 @@ impl FlagByMaterial {
         if lower.contains("both flags") || lower.contains("both players ran out") {
             return None;
         }
-        if !VERBS.iter().any(|v| lower.contains(v)) {
+        if !FLAG_VERBS.iter().any(|v| lower.contains(v)) {
             return None;
         }
         let flagged = match (
             lettered_flag(lower).or_else(|| generic_you(lower)),
-            subject(lower, VERBS),
+            subject(lower, FLAG_VERBS),
         ) {
             (Some(p), _) => p,
             (None, Some(Actor::Asker)) => Party::Asker,
@@ -280,7 +281,7 @@ fn lettered_flag(lower: &str) -> Option<Party> {
             lower.match_indices(name).any(|(i, _)| {
                 let after = lower[i + name.len()..].trim_start_matches("'s");
                 let next: String = after.chars().take(24).collect();
-                VERBS.iter().any(|v| next.contains(v))
+                FLAG_VERBS.iter().any(|v| next.contains(v))
             })
         })
         .map(|(_, p)| p)

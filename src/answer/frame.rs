@@ -12,6 +12,7 @@ use regex::Regex;
 
 use crate::rulebook::Setting;
 
+use super::actors::{Actor, actors_in};
 use super::intent::{Intent, understand_lowered};
 
 /// What sort of answer the asker wants.
@@ -36,30 +37,6 @@ pub enum QuestionKind {
     Advice,
     /// A statement or anything else.
     Other,
-}
-
-/// Who a question says acts.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Actor {
-    Asker,
-    Opponent,
-    White,
-    Black,
-    /// "The player with king and bishop": the pieces named.
-    Holding(Vec<PieceKind>),
-    /// "The side to move", "the player whose clock runs".
-    ToMove,
-}
-
-/// A kind of chess piece named in a question.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PieceKind {
-    King,
-    Queen,
-    Rook,
-    Bishop,
-    Knight,
-    Pawn,
 }
 
 /// Something the question says already happened.
@@ -160,16 +137,6 @@ pub fn spell_out_pieces(text: &str) -> String {
     flush(&mut word, &mut out);
     out
 }
-
-/// Words that name the side to move as the actor ("the player to move", "whose clock").
-pub const SIDE_TO_MOVE_PHRASES: [&str; 6] = [
-    "side to move",
-    "player to move",
-    "player on move",
-    "whose clock",
-    "whose turn",
-    "having the move",
-];
 
 fn has(q: &str, words: &[&str]) -> bool {
     words.iter().any(|w| q.contains(w))
@@ -502,89 +469,6 @@ fn split_or_if(q: &str) -> Option<Vec<String>> {
     ])
 }
 
-fn actors_in(q: &str) -> Vec<Actor> {
-    let mut out = Vec::new();
-    if has(q, &[" i ", " i'", " my ", " me "]) {
-        out.push(Actor::Asker);
-    }
-    if has(
-        q,
-        &[
-            "opponent",
-            " he ",
-            " she ",
-            " his ",
-            " her ",
-            " him ",
-            "the other player",
-        ],
-    ) {
-        out.push(Actor::Opponent);
-    }
-    if has(q, &[" white ", "white's", " white?"]) {
-        out.push(Actor::White);
-    }
-    if has(q, &[" black ", "black's", " black?"]) {
-        out.push(Actor::Black);
-    }
-    if let Some(pieces) = holding(q) {
-        out.push(Actor::Holding(pieces));
-    }
-    if has(q, &SIDE_TO_MOVE_PHRASES) {
-        out.push(Actor::ToMove);
-    }
-    out
-}
-
-/// "the player with king and bishop", "I have king, bishop and pawn": the pieces named.
-fn holding(q: &str) -> Option<Vec<PieceKind>> {
-    let start = [
-        "player with ",
-        "side with ",
-        "i have ",
-        "i've got ",
-        "he has ",
-        "she has ",
-        "i had ",
-        "he had ",
-        "only ",
-    ]
-    .iter()
-    .find_map(|m| q.find(m).map(|i| i + m.len()))?;
-    let tail: String = q[start..].chars().take(60).collect();
-    let mut pieces = Vec::new();
-    for word in tail.split(|c: char| !c.is_alphanumeric()) {
-        if matches!(
-            word,
-            "vs" | "v"
-                | "versus"
-                | "against"
-                | "when"
-                | "while"
-                | "but"
-                | "he"
-                | "she"
-                | "his"
-                | "her"
-                | "my"
-                | "him"
-        ) {
-            break;
-        }
-        let kind = match word.trim_end_matches('s') {
-            "king" => PieceKind::King,
-            "queen" => PieceKind::Queen,
-            "rook" => PieceKind::Rook,
-            "bishop" => PieceKind::Bishop,
-            "knight" => PieceKind::Knight,
-            "pawn" => PieceKind::Pawn,
-            _ => continue,
-        };
-        pieces.push(kind);
-    }
-    (!pieces.is_empty()).then_some(pieces)
-}
-
 /// Settings named in a question.
 pub fn settings_in(q: &str) -> Vec<Setting> {
     let table: [(Setting, &[&str]); 8] = [
@@ -746,6 +630,7 @@ fn acts_in(q: &str) -> Vec<Act> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::answer::actors::PieceKind;
 
     #[test]
     fn kinds() {

@@ -5,6 +5,7 @@
 //! [`Arbiter`] holds the rulebook, the search index and the solver budget; it is cheap to
 //! share (`Arc`) and never changes once built. `answer` knows nothing of HTTP or LSP.
 
+pub mod actors;
 pub mod claims;
 mod flag_by_material;
 pub mod frame;

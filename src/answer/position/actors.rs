@@ -6,16 +6,13 @@
 //! outright ("I'm Black"), material ("I have king and bishop", "his bare king"), a move the
 //! asker or the opponent is said to have played. Each ruling then applies its own default when
 //! nothing shows it — for a flag, the clock rule: the clock that runs is the side to move's.
+//! The words are read by [`crate::answer::actors`]; this module resolves them against the board.
 
-use std::sync::OnceLock;
-
-use regex::Regex;
 use shakmaty::{Chess, Color, Position, Role};
 
-use super::other;
-use super::played::{Played, actor_word};
+use super::played::Played;
+use crate::answer::actors::{Actor, PieceKind, holdings, named_asker};
 use crate::answer::claims::Side;
-use crate::answer::frame::{Actor, PieceKind};
 
 /// How the asker's colour was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,183 +76,6 @@ fn kind_of(role: Role) -> PieceKind {
     }
 }
 
-pub(crate) fn piece_word(word: &str) -> Option<PieceKind> {
-    Some(match word.trim_end_matches("es").trim_end_matches('s') {
-        "king" => PieceKind::King,
-        "queen" => PieceKind::Queen,
-        "rook" => PieceKind::Rook,
-        "bishop" | "bishop'" => PieceKind::Bishop,
-        "knight" => PieceKind::Knight,
-        "pawn" => PieceKind::Pawn,
-        _ => return None,
-    })
-}
-
-/// The piece kinds named at the start of `text` ("king, bishop and pawn vs…"), with whether
-/// the list reads as a whole army ("bare king", "only…", followed by "vs", "left", "alone").
-fn piece_list(text: &str) -> Option<(Vec<PieceKind>, bool)> {
-    const FILLER: &[&str] = &[
-        "a", "an", "one", "two", "three", "the", "single", "and", "plus", "&", "+", "with", "his",
-        "her", "my",
-    ];
-    let mut kinds = Vec::new();
-    let mut whole = false;
-    for word in text.split(|c: char| !(c.is_alphanumeric() || c == '+' || c == '&')) {
-        if word.is_empty() || FILLER.contains(&word) {
-            continue;
-        }
-        if matches!(word, "bare" | "lone" | "alone" | "naked")
-            || kinds.is_empty() && matches!(word, "only" | "just")
-        {
-            whole = true;
-            continue;
-        }
-        match piece_word(word) {
-            Some(k) => {
-                if !kinds.contains(&k) {
-                    kinds.push(k);
-                }
-            }
-            None => {
-                whole |= matches!(word, "vs" | "v" | "versus" | "against" | "left" | "only");
-                break;
-            }
-        }
-    }
-    (!kinds.is_empty()).then_some((kinds, whole))
-}
-
-fn explicit_colour() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(
-            r"(?x)
-            \b(?P<me>i(?:'m|\s+am|\s+was)\s+(?:playing\s+)?(?:as\s+|with\s+)?(?:the\s+)?
-               | i\s+(?:play|played|have|had)\s+(?:as\s+|with\s+)?the\s+
-               | (?:playing|play)\s+(?:as\s+|with\s+)?(?:the\s+)?
-               | as\s+)
-              (?P<mine>white|black)\b(?P<after>\s+\w+)?
-          | \b(?:my\s+)?opponent\s+(?:is|was|has|had|plays|played)\s+(?:playing\s+)?(?:as\s+|with\s+)?(?:the\s+)?
-              (?P<theirs>white|black)\b(?P<after2>\s+\w+)?",
-        )
-        .expect("valid regex")
-    })
-}
-
-fn side_word(w: &str) -> Side {
-    if w == "white" {
-        Side::White
-    } else {
-        Side::Black
-    }
-}
-
-/// A colour said outright for the asker.
-pub(crate) fn named_asker(lower: &str) -> Option<Side> {
-    for c in explicit_colour().captures_iter(lower) {
-        let after = c
-            .name("after")
-            .or(c.name("after2"))
-            .map(|m| m.as_str().trim());
-        // "I have the black bishop" names a piece, not the asker's colour.
-        if after.is_some_and(|w| piece_word(w).is_some()) {
-            continue;
-        }
-        if let Some(m) = c.name("mine") {
-            return Some(side_word(m.as_str()));
-        }
-        if let Some(m) = c.name("theirs") {
-            return Some(other(side_word(m.as_str())));
-        }
-    }
-    None
-}
-
-/// Where material is described, and for whom.
-pub(crate) const ASKER_HOLDS: &[&str] = &[
-    "i have ",
-    "i had ",
-    "i've got ",
-    "i have got ",
-    "i still have ",
-    "i only have ",
-    "i only had ",
-    "i am left with ",
-    "i'm left with ",
-    "i was left with ",
-    "i've only got ",
-    "with my ",
-    "only my ",
-    "my ",
-];
-pub(crate) const OPPONENT_HOLDS: &[&str] = &[
-    "he has ",
-    "she has ",
-    "he had ",
-    "she had ",
-    "he's got ",
-    "she's got ",
-    "he only has ",
-    "she only has ",
-    "he only had ",
-    "she only had ",
-    "he still has ",
-    "opponent has ",
-    "opponent had ",
-    "opponent only has ",
-    "opponent still has ",
-    "only his ",
-    "only her ",
-    "his ",
-    "her ",
-    "opponent's ",
-];
-
-/// Material said to belong to the asker or the opponent ("I have king and bishop", "vs his
-/// bare king"); a possessive counts only when it reads as a whole army ("my king and bishop vs",
-/// "his lone king"), not as one piece ("his king can't move").
-fn holdings(lower: &str) -> Vec<(Actor, Vec<PieceKind>, bool)> {
-    let mut out = Vec::new();
-    for (actor, anchors) in [
-        (Actor::Asker, ASKER_HOLDS),
-        (Actor::Opponent, OPPONENT_HOLDS),
-    ] {
-        for anchor in anchors {
-            let possessive = matches!(
-                *anchor,
-                "my " | "his " | "her " | "opponent's " | "with my "
-            );
-            for (i, _) in lower.match_indices(anchor) {
-                if i > 0 && lower.as_bytes()[i - 1].is_ascii_alphabetic() {
-                    continue;
-                }
-                let only_before = lower[..i].trim_end().ends_with("only");
-                if let Some((kinds, whole)) = piece_list(&lower[i + anchor.len()..])
-                    && (!possessive || whole || only_before)
-                {
-                    out.push((actor.clone(), kinds, whole || only_before));
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The pieces named after "the player with" / "the side with".
-fn holding_subject(text: &str) -> Option<Vec<PieceKind>> {
-    [
-        "player with ",
-        "side with ",
-        "one with ",
-        "player who has ",
-        "side that has ",
-    ]
-    .iter()
-    .find_map(|a| text.find(a).map(|i| i + a.len()))
-    .and_then(|i| piece_list(&text[i..]))
-    .map(|(k, _)| k)
-}
-
 impl Actors {
     /// Resolves the asker's colour from the question, the position and the moves it says were
     /// played.
@@ -291,7 +111,7 @@ impl Actors {
             let asker = if actor == Actor::Asker {
                 holder
             } else {
-                other(holder)
+                holder.other()
             };
             match found {
                 Some(f) if f != asker => return None, // contradictory: trust neither
@@ -340,7 +160,7 @@ impl Actors {
             Actor::Black => Some(Side::Black),
             Actor::ToMove => Some(self.mover),
             Actor::Asker => self.asker.map(|(s, _)| s),
-            Actor::Opponent => self.asker.map(|(s, _)| other(s)),
+            Actor::Opponent => self.asker.map(|(s, _)| s.other()),
             Actor::Holding(kinds) => self.holder_of(kinds, true),
         }
     }
@@ -349,7 +169,7 @@ impl Actors {
     /// (the usual reading of "can I castle?", "can I claim?").
     pub fn side_or_mover(&self, actor: Option<&Actor>) -> Side {
         match actor {
-            Some(Actor::Opponent) if self.asker.is_none() => other(self.mover),
+            Some(Actor::Opponent) if self.asker.is_none() => self.mover.other(),
             Some(a) => self.side_of(a).unwrap_or(self.mover),
             None => self.mover,
         }
@@ -361,110 +181,10 @@ fn asker_by_played(played: &Played) -> Option<(Side, Evidence)> {
         let color = m.color?;
         match m.by.as_ref()? {
             Actor::Asker => Some((color, Evidence::PlayedMove)),
-            Actor::Opponent => Some((other(color), Evidence::PlayedMove)),
+            Actor::Opponent => Some((color.other(), Evidence::PlayedMove)),
             _ => None,
         }
     })
-}
-
-/// The actor the verb of the question has: the last actor named before the first of `verbs`
-/// in its sentence ("if **his** flag falls", "can **Black** castle", "the **player with king
-/// and bishop** flagged"), or one named right after it ("castling for **Black**").
-pub fn subject(lower: &str, verbs: &[&str]) -> Option<Actor> {
-    // The verb of the question sentence, if one has it ("White castled. Can Black castle?").
-    let mut found: Vec<usize> = verbs
-        .iter()
-        .flat_map(|v| lower.match_indices(v).map(|(i, _)| i))
-        .collect();
-    found.sort_unstable();
-    let in_question = |i: &usize| {
-        lower[*i..]
-            .find(['.', '?', '!', ';', '\n'])
-            .is_some_and(|end| lower[*i + end..].starts_with('?'))
-    };
-    let at = found
-        .iter()
-        .copied()
-        .find(in_question)
-        .or(found.first().copied())?;
-    let start = lower[..at]
-        .rfind(['.', '?', '!', ';', '\n'])
-        .map_or(0, |i| i + 1);
-    let before = &lower[start..at];
-    if let Some(a) = last_actor(before) {
-        return Some(a);
-    }
-    let end = lower[at..]
-        .find(['.', '?', '!', ';', '\n'])
-        .map_or(lower.len(), |i| at + i);
-    let after = &lower[at..end];
-    [" for ", " by ", " of "].iter().find_map(|p| {
-        let i = after.find(p)? + p.len();
-        first_word_actor(&after[i..])
-    })
-}
-
-fn first_word_actor(text: &str) -> Option<Actor> {
-    let mut ws = text.split_whitespace();
-    let mut w = ws.next()?;
-    if matches!(w, "the" | "my") {
-        if w == "my" && ws.clone().next().is_some_and(|n| n.starts_with("opponent")) {
-            return Some(Actor::Opponent);
-        }
-        w = ws.next()?;
-    }
-    actor_word(w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
-        .filter(|_| ws.next().is_none_or(|n| piece_word(n).is_none()))
-}
-
-/// The last actor named in a stretch of text.
-fn last_actor(text: &str) -> Option<Actor> {
-    let mut best: Option<(usize, Actor)> = None;
-    let mut consider = |at: usize, a: Actor| {
-        if best.as_ref().is_none_or(|(b, _)| at >= *b) {
-            best = Some((at, a));
-        }
-    };
-    for phrase in crate::answer::frame::SIDE_TO_MOVE_PHRASES {
-        if let Some(i) = text.rfind(phrase) {
-            consider(i, Actor::ToMove);
-        }
-    }
-    if let Some(kinds) = holding_subject(text) {
-        let at = [
-            "player with",
-            "side with",
-            "one with",
-            "player who",
-            "side that",
-        ]
-        .iter()
-        .filter_map(|p| text.rfind(p))
-        .max()
-        .unwrap_or(0);
-        consider(at, Actor::Holding(kinds));
-    }
-    let words: Vec<(usize, &str)> = text
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .scan(0usize, |pos, w| {
-            let at = *pos;
-            *pos += w.len() + 1;
-            Some((at, w))
-        })
-        .filter(|(_, w)| !w.is_empty())
-        .collect();
-    for (i, (at, w)) in words.iter().enumerate() {
-        let Some(a) = actor_word(w) else { continue };
-        // "the black bishop" names a piece's colour, not who acts.
-        let piece_follows = words
-            .get(i + 1)
-            .is_some_and(|(_, n)| piece_word(n).is_some());
-        if matches!(a, Actor::White | Actor::Black) && piece_follows && !w.ends_with("'s") {
-            continue;
-        }
-        consider(*at, a);
-    }
-    best.map(|(_, a)| a)
 }
 
 #[cfg(test)]
@@ -477,44 +197,6 @@ mod tests {
             .current()
             .clone();
         Actors::read(&q.to_lowercase(), &pos, &Played::default())
-    }
-
-    #[test]
-    fn subjects() {
-        assert_eq!(
-            subject(" i ran out of time ", &["out of time"]),
-            Some(Actor::Asker)
-        );
-        assert_eq!(subject(" his flag fell ", &["flag"]), Some(Actor::Opponent));
-        assert_eq!(
-            subject(" can black castle? ", &["castl"]),
-            Some(Actor::Black)
-        );
-        assert_eq!(
-            subject(" the black bishop covers f1. can i castle? ", &["castl"]),
-            Some(Actor::Asker)
-        );
-        assert_eq!(
-            subject(" is castling allowed for white here? ", &["castl"]),
-            Some(Actor::White)
-        );
-        assert_eq!(
-            subject(" the player with king, bishop and pawn flagged ", &["flag"]),
-            Some(Actor::Holding(vec![
-                PieceKind::King,
-                PieceKind::Bishop,
-                PieceKind::Pawn
-            ]))
-        );
-        assert_eq!(subject(" who wins when the flag falls? ", &["flag"]), None);
-        assert_eq!(
-            subject(" white castled. can black castle now? ", &["castl"]),
-            Some(Actor::Black)
-        );
-        assert_eq!(
-            subject(" the side to move flagged ", &["flag"]),
-            Some(Actor::ToMove)
-        );
     }
 
     #[test]

@@ -3,7 +3,8 @@
 
 use shakmaty::{CastlingMode, CastlingSide, Chess, EnPassantMode, FromSetup, Position};
 
-use super::{PositionAsk, PositionRuling, Ruled, actors, lower_first, side_name};
+use super::{PositionAsk, PositionRuling, Ruled, lower_first, side_name};
+use crate::answer::actors::subject;
 use crate::answer::claims::{ClaimSubject, Side, Wing, castling_status};
 use crate::answer::intent::Topic;
 use crate::rules::castling::{CastlingStatus, castling_status as status_in};
@@ -22,7 +23,7 @@ impl PositionRuling for Castling {
     }
 
     fn rule(&self, ask: &PositionAsk) -> Ruled {
-        let actor = actors::subject(&ask.lower, VERBS);
+        let actor = subject(&ask.lower, VERBS);
         let side = ask.actors.side_or_mover(actor.as_ref());
         let wings = match ask.frame.intent.wing {
             Some(w) => vec![w],

@@ -5,7 +5,7 @@
 use shakmaty::Position;
 
 use super::{
-    PositionAsk, PositionRuling, Ruled, answers_whether, other, outcome_claims, side_name, yes_no,
+    PositionAsk, PositionRuling, Ruled, answers_whether, outcome_claims, side_name, yes_no,
 };
 use crate::answer::claims::{ClaimSubject, Side};
 use crate::answer::intent::Topic;
@@ -83,7 +83,7 @@ fn asker(ask: &PositionAsk) -> Option<Side> {
 
 fn checkmate(ask: &PositionAsk, asked: Asked) -> Ruled {
     let reason = &ask.report.check.reason;
-    let winner = other(ask.mover());
+    let winner = ask.mover().other();
     let result = if winner == Side::White { "1-0" } else { "0-1" };
     let mut ruled = Ruled::new(match asked {
         Asked::Checkmate => format!("Yes, it is checkmate: {reason}"),

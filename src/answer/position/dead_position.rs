@@ -2,8 +2,8 @@
 //! dead position ends the game as a draw at once, so "do we have to keep playing?" is answered
 //! no — and nothing after that says otherwise.
 
-use super::actors::subject;
 use super::{PositionAsk, PositionRuling, Ruled, side_name};
+use crate::answer::actors::subject;
 use crate::answer::claims::{ClaimSubject, Side};
 use crate::answer::intent::Topic;
 use crate::rules::report::short_line;
@@ -88,12 +88,10 @@ fn alive(ask: &PositionAsk, can_mate: bool) -> Ruled {
             let mut r = Ruled::new(format!(
                 "No: {} cannot checkmate by any series of legal moves, but {} still can, so the position is not dead and play goes on (5.2.2).",
                 side_name(s),
-                side_name(super::other(s))
+                side_name(s.other())
             ));
             // "He cannot mate" is what decides a flag: the claim that re-checks it.
-            r.claim(ask.claim(ClaimSubject::FlagResult {
-                flagged: super::other(s),
-            }));
+            r.claim(ask.claim(ClaimSubject::FlagResult { flagged: s.other() }));
             r
         }
         _ if ask.asks_to_play_on() => {

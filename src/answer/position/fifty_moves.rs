@@ -3,8 +3,8 @@
 
 use shakmaty::Position;
 
-use super::actors::subject;
 use super::{PositionAsk, PositionRuling, Ruled, ended_by_mate_or_stalemate, side_name};
+use crate::answer::actors::subject;
 use crate::answer::claims::ClaimSubject;
 use crate::answer::intent::Topic;
 use crate::rules::castling::capitalise_first;

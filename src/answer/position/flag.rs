@@ -2,32 +2,17 @@
 //! names, or, when it says "I" or "he" without showing a colour, the player whose clock runs,
 //! which is the side to move. When the question does not say whose flag, both results.
 
-use super::actors::{Resolved, subject};
+use super::actors::Resolved;
 use super::{
-    PositionAsk, PositionRuling, Ruled, answers_whether, lower_first, other, outcome_claims,
-    result_words, side_name, yes_no,
+    PositionAsk, PositionRuling, Ruled, answers_whether, lower_first, outcome_claims, result_words,
+    side_name, yes_no,
 };
+use crate::answer::actors::{Actor, FLAG_VERBS, subject};
 use crate::answer::claims::{ClaimSubject, Side};
-use crate::answer::frame::Actor;
 use crate::answer::intent::Topic;
 use crate::rules::report::Ruling;
 
 pub struct Flag;
-
-pub(crate) const VERBS: &[&str] = &[
-    "flag",
-    "time out",
-    "timeout",
-    "timed out",
-    "out of time",
-    "lose on time",
-    "lost on time",
-    "loses on time",
-    "time ran",
-    "time runs out",
-    "clock ran",
-    "overstep",
-];
 
 impl PositionRuling for Flag {
     fn topic(&self) -> &'static str {
@@ -39,7 +24,7 @@ impl PositionRuling for Flag {
     }
 
     fn rule(&self, ask: &PositionAsk) -> Ruled {
-        let actor = subject(&ask.lower, VERBS);
+        let actor = subject(&ask.lower, FLAG_VERBS);
         let flagged = flagged_sides(ask, actor.as_ref());
         let mut ruled = match &ask.report.outcome {
             Some(o) => {
@@ -109,7 +94,7 @@ fn verdicts(ask: &PositionAsk, actor: Option<&Actor>, flagged: &Resolved) -> Rul
         // Who the asker is, if the question says "I" or "he": the clock rule settles it.
         let asker = ask.actors.asker.map(|(s, _)| s).or(match actor {
             Some(Actor::Asker) => Some(side),
-            Some(Actor::Opponent) => Some(other(side)),
+            Some(Actor::Opponent) => Some(side.other()),
             _ => None,
         });
         let result = ruling.result.as_deref().unwrap_or("");

@@ -265,14 +265,6 @@ pub fn side_name(s: Side) -> &'static str {
     }
 }
 
-/// The other side.
-pub fn other(s: Side) -> Side {
-    match s {
-        Side::White => Side::Black,
-        Side::Black => Side::White,
-    }
-}
-
 /// "White wins (1-0)", "It is a draw (½-½)"… for a result string.
 pub fn result_words(result: Option<&str>) -> &'static str {
     match result {
@@ -383,7 +375,7 @@ pub fn answers_whether(ask: &PositionAsk, result: &str, asker: Option<Side>) -> 
         "he win?",
         "she win?",
     ]) {
-        Some(winner == Some(other(asker)))
+        Some(winner == Some(asker.other()))
     } else {
         None
     }

@@ -8,8 +8,8 @@ use std::sync::OnceLock;
 use regex::Regex;
 use shakmaty::Position;
 
+use crate::answer::actors::{Actor, actor_word};
 use crate::answer::claims::Side;
-use crate::answer::frame::Actor;
 use crate::rules::Game;
 use crate::rules::notation::resolve_move;
 
@@ -126,19 +126,6 @@ fn words(text: &str) -> Vec<(usize, &str)> {
         out.push((s, &text[s..]));
     }
     out
-}
-
-/// The actor a word names, if it names one.
-pub fn actor_word(word: &str) -> Option<Actor> {
-    match word.trim_end_matches("'s") {
-        "i" | "i'm" | "i've" | "i'd" | "my" | "me" => Some(Actor::Asker),
-        "he" | "she" | "his" | "her" | "him" | "they" | "their" | "opponent" | "opponents" => {
-            Some(Actor::Opponent)
-        }
-        "white" => Some(Actor::White),
-        "black" => Some(Actor::Black),
-        _ => None,
-    }
 }
 
 /// The moves a question reports as played, as written, with who played them.

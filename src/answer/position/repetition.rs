@@ -5,8 +5,8 @@
 
 use shakmaty::{CastlingSide, Chess, Color, Position};
 
-use super::actors::subject;
 use super::{PositionAsk, PositionRuling, Ruled, ended_by_mate_or_stalemate, side_name};
+use crate::answer::actors::subject;
 use crate::answer::claims::{ClaimSubject, Side};
 use crate::answer::intent::Topic;
 use crate::rules::Game;

@@ -1,13 +1,12 @@
 //! Resignation (5.1.2): the result if the player the question names resigns now — a loss,
 //! unless the opponent could not checkmate by any series of legal moves.
 
-use super::actors::subject;
 use super::{
-    PositionAsk, PositionRuling, Ruled, answers_whether, lower_first, other, outcome_claims,
-    result_words, side_name, yes_no,
+    PositionAsk, PositionRuling, Ruled, answers_whether, lower_first, outcome_claims, result_words,
+    side_name, yes_no,
 };
+use crate::answer::actors::{Actor, subject};
 use crate::answer::claims::Side;
-use crate::answer::frame::Actor;
 use crate::answer::intent::Topic;
 use crate::rules::report::Ruling;
 
@@ -54,7 +53,7 @@ fn verdicts(ask: &PositionAsk) -> Ruled {
     let sides = match side {
         Some(s) => vec![s],
         None => {
-            let mut v = vec![ask.mover(), other(ask.mover())];
+            let mut v = vec![ask.mover(), ask.mover().other()];
             v.dedup();
             v
         }
