@@ -8,7 +8,6 @@
 //! `dead_position_info` are the verdicts the audit reports, so `arbiter check` on the final
 //! position says the same thing.
 
-use std::collections::HashMap;
 use std::iter::Peekable;
 use std::slice;
 use std::time::Duration;
@@ -19,11 +18,11 @@ use super::{Finding, FindingKind, Severity};
 use crate::rules;
 use crate::rules::describe::capitalised;
 use crate::rules::ending::{self, Ending, at_phrase, ending_by_rule};
-use crate::rules::game::position_identity;
 use crate::rules::legality::{MoveRejection, RejectionKind};
 use crate::rules::pgn::clock::clocks;
 use crate::rules::pgn::movetext::{Comment, normalise_result};
 use crate::rules::pgn::{self, ReadGame, StartError, is_null_move, label, line_of};
+use crate::rules::repetition::{PositionTally, fifty_completing_moves};
 use crate::rules::report::short_line;
 use crate::rules::winnability::{SolverBudget, Winnability, helpmate_san, is_dead, winnability};
 
@@ -277,12 +276,8 @@ struct Walk<'a> {
     pos: Chess,
     /// `history[k]` is the position after ply `k` (0: the start position).
     history: Vec<Chess>,
-    /// Occurrences of each position (by its FIDE identity) since the last capture, pawn move
-    /// or pass: no position before one of those can occur again.
-    counts: HashMap<u64, u32>,
-    /// How many of those positions occurred twice: without one, no move can repeat a position
-    /// a third time, so the costly look at every move is skipped.
-    repeated: usize,
+    /// Occurrences of each position since the last capture, pawn move or pass.
+    tally: PositionTally,
     /// The first draw claim of each side (indexed by colour).
     claims: [Option<Claim>; 2],
     /// The last comment after each side's move that carries a `%clk`: its clock is read once,
@@ -301,7 +296,7 @@ impl<'a> Walk<'a> {
         let pos = start.pos;
         let mut history = Vec::with_capacity(g.game.moves.len() + 1);
         history.push(pos.clone());
-        let counts = HashMap::from([(position_identity(&pos), 1)]);
+        let tally = PositionTally::starting_at(&pos);
         let ending = ending_by_rule(&pos, &pos.legal_moves(), 1, || None);
         Walk {
             g,
@@ -309,8 +304,7 @@ impl<'a> Walk<'a> {
             mode: start.mode,
             pos,
             history,
-            counts,
-            repeated: 0,
+            tally,
             claims: [None, None],
             last_comment: [None, None],
             comments: g.game.comments.iter().peekable(),
@@ -359,7 +353,7 @@ impl<'a> Walk<'a> {
         self.history.push(self.pos.clone());
         self.note_clock_comment(ply, mover);
         let legal = self.pos.legal_moves();
-        let count = self.count_position();
+        let count = self.tally.count(&self.pos);
         let (g, text, history) = (self.g, self.text, &self.history);
         self.ending = ending_by_rule(&self.pos, &legal, count, || {
             label_before(text, g, history, ply)
@@ -382,7 +376,7 @@ impl<'a> Walk<'a> {
                     capitalised(self.pos.turn())
                 ));
                 self.pos = after;
-                self.forget_repetitions();
+                self.tally.forget();
                 true
             }
             Err(why) => {
@@ -402,7 +396,7 @@ impl<'a> Walk<'a> {
             Ok(m) => {
                 self.pos.play_unchecked(m);
                 if m.is_zeroing() {
-                    self.forget_repetitions();
+                    self.tally.forget();
                 }
                 true
             }
@@ -413,13 +407,6 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// After a capture, a pawn move or a pass, repetitions are counted afresh: no earlier
-    /// position can occur again.
-    fn forget_repetitions(&mut self) {
-        self.counts.clear();
-        self.repeated = 0;
-    }
-
     /// Keeps the last comment after ply `ply` that carries a `%clk` as the clock of `mover`,
     /// passing over the comments before it.
     fn note_clock_comment(&mut self, ply: usize, mover: Color) {
@@ -428,20 +415,6 @@ impl<'a> Walk<'a> {
                 self.last_comment[mover as usize] = Some(&c.span);
             }
         }
-    }
-
-    /// Counts one more occurrence of the current position and returns how often it has
-    /// occurred since repetitions were last forgotten.
-    fn count_position(&mut self) -> u32 {
-        let count = {
-            let c = self.counts.entry(position_identity(&self.pos)).or_insert(0);
-            *c += 1;
-            *c
-        };
-        if count == 2 {
-            self.repeated += 1;
-        }
-        count
     }
 
     /// Keeps the draw claim (9.2, 9.3) the side to move could now make after ply `ply`, if it
@@ -479,22 +452,12 @@ impl<'a> Walk<'a> {
                 "fifty moves by each player without a capture or a pawn move",
                 "9.3.2",
             ))
-        } else if self.repeated > 0
-            && legal.iter().filter(|m| !m.is_zeroing()).any(|m| {
-                let mut p = pos.clone();
-                p.play_unchecked(*m);
-                self.counts
-                    .get(&position_identity(&p))
-                    .copied()
-                    .unwrap_or(0)
-                    >= 2
-            })
-        {
+        } else if self.tally.repeating_moves(pos, legal).next().is_some() {
             Some((
                 "threefold repetition, by declaring a move that repeats the position a third time",
                 "9.2.1",
             ))
-        } else if pos.halfmoves() == 99 && legal.iter().any(|m| !m.is_zeroing()) {
+        } else if fifty_completing_moves(pos, legal).next().is_some() {
             Some((
                 "fifty moves, by declaring a move without a capture or a pawn move",
                 "9.3.1",

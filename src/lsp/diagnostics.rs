@@ -19,9 +19,10 @@ use super::movetext::{GameText, MoveToken, PgnText, Severity, Span, is_result, n
 use crate::rules::RulesError;
 use crate::rules::describe::{capitalised, role_name};
 use crate::rules::ending::{self, Ending, ending_by_rule};
-use crate::rules::game::{move_number, position_identity};
+use crate::rules::game::move_number;
 use crate::rules::legality::{MoveRejection, RejectionKind};
 use crate::rules::notation::{move_with_capture_mark_flipped, normalise_san, resolve_move};
+use crate::rules::repetition::{PositionTally, fifty_completing_moves};
 use crate::rules::winnability::{SolverBudget, winnability};
 
 /// One thing to tell the user about a span of the text.
@@ -378,12 +379,8 @@ struct Walk<'a> {
     pos: Chess,
     /// `history[k]` is the position after ply `k` (0: the start position).
     history: Vec<Chess>,
-    /// Occurrences of each position since the last irreversible move (a capture, a pawn move):
-    /// no position before one can ever occur again.
-    counts: HashMap<u64, u32>,
-    /// How many of those positions occurred twice: without one, no move can repeat a position
-    /// a third time, so the costly look at every move is skipped.
-    repeated: usize,
+    /// Occurrences of each position since the last irreversible move.
+    tally: PositionTally,
     /// Whether each side (indexed by colour) could claim threefold repetition after the
     /// previous ply: a hint is given when a claim becomes available, not again while it stays.
     threefold_claimable: [bool; 2],
@@ -401,7 +398,7 @@ impl<'a> Walk<'a> {
         let pos = start.pos;
         let mut history = Vec::with_capacity(game.moves.len() + 1);
         history.push(pos.clone());
-        let counts = HashMap::from([(position_identity(&pos), 1)]);
+        let tally = PositionTally::starting_at(&pos);
         let ending = ending_by_rule(&pos, &pos.legal_moves(), 1, || None);
         Walk {
             text,
@@ -409,8 +406,7 @@ impl<'a> Walk<'a> {
             mode: start.mode,
             pos,
             history,
-            counts,
-            repeated: 0,
+            tally,
             threefold_claimable: [false; 2],
             fifty_hinted: (false, false),
             ending,
@@ -455,10 +451,9 @@ impl<'a> Walk<'a> {
         let sign = sign_finding(raw, label, span, &self.pos, &legal, check);
         self.out.extend(sign);
         if m.is_zeroing() {
-            self.counts.clear();
-            self.repeated = 0;
+            self.tally.forget();
         }
-        let count = self.count_position();
+        let count = self.tally.count(&self.pos);
         self.history.push(self.pos.clone());
         self.ending = ending_by_rule(&self.pos, &legal, count, || Some(label.to_string()));
         if self.ending.is_some() {
@@ -468,29 +463,15 @@ impl<'a> Walk<'a> {
         self.hint_fifty(span, label, &legal);
     }
 
-    /// Counts one more occurrence of the current position and returns how often it has
-    /// occurred since the last irreversible move.
-    fn count_position(&mut self) -> u32 {
-        let count = {
-            let c = self.counts.entry(position_identity(&self.pos)).or_insert(0);
-            *c += 1;
-            *c
-        };
-        if count == 2 {
-            self.repeated += 1;
-        }
-        count
-    }
-
     /// Threefold repetition (9.2): a hint when a claim becomes available to the player to
     /// move (now, or by declaring the next move), not again while it stays available.
     fn hint_threefold(&mut self, span: &Span, label: &str, count: u32, legal: &MoveList) {
         let side = capitalised(self.pos.turn());
         let now = count >= 3;
-        let by_move = if !now && self.repeated > 0 {
-            self.repeating_moves(legal)
-        } else {
+        let by_move = if now {
             Vec::new()
+        } else {
+            self.sans(self.tally.repeating_moves(&self.pos, legal))
         };
         let claimable = now || !by_move.is_empty();
         let turn = self.pos.turn() as usize;
@@ -519,14 +500,6 @@ impl<'a> Walk<'a> {
         self.threefold_claimable[turn] = claimable;
     }
 
-    /// The moves (in SAN) that would repeat a position a third time: a player may claim by
-    /// declaring one of them (9.2.1). Captures and pawn moves cannot repeat anything.
-    fn repeating_moves(&self, legal: &MoveList) -> Vec<String> {
-        self.quiet_moves_leading_to(legal, usize::MAX, |p| {
-            self.counts.get(&position_identity(p)).copied().unwrap_or(0) >= 2
-        })
-    }
-
     /// Fifty moves (9.3): a hint when a claim on the board (9.3.2) or by declaring the next
     /// move (9.3.1) becomes available, each once until the clock is reset.
     fn hint_fifty(&mut self, span: &Span, label: &str, legal: &MoveList) {
@@ -542,7 +515,7 @@ impl<'a> Walk<'a> {
                 )));
             }
         } else if !self.fifty_hinted.0 {
-            let sans = self.fifty_completing_moves(legal);
+            let sans = self.sans(fifty_completing_moves(&self.pos, legal).take(3));
             if !sans.is_empty() {
                 self.fifty_hinted.0 = true;
                 self.out.push(Finding::new(span.clone(), Severity::Information, FindingKind::Claim, Some("9.3.1"), format!(
@@ -553,31 +526,10 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Up to three moves (in SAN) that would complete fifty moves without a capture or a pawn
-    /// move and could be declared for a claim (9.3.1); a move that mates or stalemates ends the
-    /// game instead, so it is left out.
-    fn fifty_completing_moves(&self, legal: &MoveList) -> Vec<String> {
-        self.quiet_moves_leading_to(legal, 3, |p| !p.legal_moves().is_empty())
-    }
-
-    /// Up to `limit` of the legal moves without a capture or a pawn move (in SAN) after which
-    /// the position passes `test`: the moves a player may declare for a draw claim.
-    fn quiet_moves_leading_to(
-        &self,
-        legal: &MoveList,
-        limit: usize,
-        test: impl Fn(&Chess) -> bool,
-    ) -> Vec<String> {
-        legal
-            .iter()
-            .filter(|m| !m.is_zeroing())
-            .filter(|m| {
-                let mut p = self.pos.clone();
-                p.play_unchecked(**m);
-                test(&p)
-            })
-            .take(limit)
-            .map(|m| San::from_move(&self.pos, *m).to_string())
+    /// Moves of the current position in SAN.
+    fn sans(&self, moves: impl Iterator<Item = Move>) -> Vec<String> {
+        moves
+            .map(|m| San::from_move(&self.pos, m).to_string())
             .collect()
     }
 

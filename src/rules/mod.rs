@@ -18,6 +18,7 @@ pub mod legality;
 pub mod material;
 pub mod notation;
 pub mod pgn;
+pub mod repetition;
 pub mod report;
 pub mod winnability;
 
