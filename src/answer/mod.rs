@@ -21,7 +21,9 @@ pub mod semantic;
 use serde::{Deserialize, Serialize};
 
 use crate::rulebook::Rulebook;
-use crate::rules::{self, CheckOptions, ErrorBody, Game, Report, RulesError, SolverBudget};
+use crate::rules::{
+    self, CheckOptions, ErrorBody, ErrorCode, Game, Report, RulesError, SolverBudget,
+};
 use crate::search::{Hit, MatchedBy, SearchIndex, SearchMode};
 use claims::{Claim, ClaimCheck, verify_claim};
 use frame::Frame;
@@ -112,12 +114,11 @@ impl AnswerError {
             AnswerError::Rules(e) => e.to_json(),
             other => ErrorBody {
                 code: match other {
-                    AnswerError::EmptyQuestion => "empty_question",
-                    AnswerError::QuestionTooLong(_) => "question_too_long",
-                    AnswerError::PgnTooLarge(_) => "pgn_too_large",
-                    _ => "too_many_moves",
-                }
-                .into(),
+                    AnswerError::EmptyQuestion => ErrorCode::EmptyQuestion,
+                    AnswerError::QuestionTooLong(_) => ErrorCode::QuestionTooLong,
+                    AnswerError::PgnTooLarge(_) => ErrorCode::PgnTooLarge,
+                    _ => ErrorCode::TooManyMoves,
+                },
                 message: other.to_string(),
                 ply: None,
                 text: None,

@@ -11,6 +11,8 @@ use std::sync::Arc;
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 
+use crate::rules::ErrorCode;
+
 use crate::answer::Arbiter;
 use crate::rulebook::Rulebook;
 use crate::search::{SearchIndex, Vocabulary};
@@ -164,26 +166,26 @@ pub fn batch<T: serde::de::DeserializeOwned, R: serde::Serialize>(
             break;
         }
         number += 1;
-        let error = |code: &str, message: String| {
+        let error = |code: ErrorCode, message: String| {
             Reply::Error(
                 serde_json::json!({ "error": { "code": code, "message": format!("line {number}: {message}") }}),
             )
         };
         let value = if !whole {
             error(
-                "line_too_long",
+                ErrorCode::LineTooLong,
                 format!("longer than {MAX_LINE_BYTES} bytes (the API's body limit); skipped"),
             )
         } else {
             match std::str::from_utf8(&line) {
                 Err(e) => error(
-                    "bad_json",
+                    ErrorCode::BadJson,
                     format!("not UTF-8 (invalid byte at offset {})", e.valid_up_to()),
                 ),
                 Ok(text) if text.trim().is_empty() => continue,
                 Ok(text) => match serde_json::from_str::<T>(text) {
                     Ok(req) => Reply::Done(handle(req)?),
-                    Err(e) => error("bad_json", format!("not {what}: {e}")),
+                    Err(e) => error(ErrorCode::BadJson, format!("not {what}: {e}")),
                 },
             }
         };

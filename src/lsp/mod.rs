@@ -46,8 +46,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::answer::{AnswerError, Arbiter, AskRequest, CheckRequest};
-use crate::rules::ErrorBody;
 use crate::rules::winnability::{CancelToken, SolverBudget, with_cancel};
+use crate::rules::{ErrorBody, ErrorCode as BodyCode};
 use diagnostics::{Analyzer, Finding};
 use lines::LineIndex;
 use movetext::{PgnText, Severity};
@@ -353,9 +353,9 @@ fn error(code: i32, message: impl Into<String>, body: Option<ErrorBody>) -> Resp
     }
 }
 
-fn body(code: &str, message: &str) -> ErrorBody {
+fn body(code: BodyCode, message: &str) -> ErrorBody {
     ErrorBody {
-        code: code.into(),
+        code,
         message: message.into(),
         ply: None,
         text: None,
@@ -381,7 +381,7 @@ pub fn guarded<T>(
             Err(error(
                 ErrorCode::InternalError as i32,
                 message,
-                Some(body("internal", message)),
+                Some(body(BodyCode::Internal, message)),
             ))
         }
     }
@@ -397,7 +397,7 @@ fn api_call<Q: DeserializeOwned, A: Serialize>(
         return Err(error(
             ErrorCode::InvalidParams as i32,
             m,
-            Some(body("empty_params", m)),
+            Some(body(BodyCode::EmptyParams, m)),
         ));
     }
     let req: Q = serde_json::from_value(params).map_err(|e| {
@@ -405,7 +405,7 @@ fn api_call<Q: DeserializeOwned, A: Serialize>(
         error(
             ErrorCode::InvalidParams as i32,
             m.clone(),
-            Some(body("invalid_field", &m)),
+            Some(body(BodyCode::InvalidField, &m)),
         )
     })?;
     match f(&req) {
@@ -428,7 +428,7 @@ fn params<P: DeserializeOwned>(value: Value) -> Result<P, ResponseError> {
         error(
             ErrorCode::InvalidParams as i32,
             m.clone(),
-            Some(body("invalid_field", &m)),
+            Some(body(BodyCode::InvalidField, &m)),
         )
     })
 }

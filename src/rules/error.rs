@@ -32,13 +32,13 @@ pub enum RulesError {
 
 impl RulesError {
     /// A stable machine-readable code for the JSON error envelope.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            RulesError::InvalidFen { .. } => "invalid_fen",
-            RulesError::IllegalPosition { .. } => "illegal_position",
-            RulesError::IllegalMove { .. } => "illegal_move",
-            RulesError::Notation { .. } => "bad_notation",
-            RulesError::Pgn(_) => "bad_pgn",
+            RulesError::InvalidFen { .. } => ErrorCode::InvalidFen,
+            RulesError::IllegalPosition { .. } => ErrorCode::IllegalPosition,
+            RulesError::IllegalMove { .. } => ErrorCode::IllegalMove,
+            RulesError::Notation { .. } => ErrorCode::BadNotation,
+            RulesError::Pgn(_) => ErrorCode::BadPgn,
         }
     }
 
@@ -58,7 +58,7 @@ impl RulesError {
             _ => (None, None, vec![]),
         };
         ErrorBody {
-            code: self.code().to_string(),
+            code: self.code(),
             message: self.to_string(),
             ply,
             text,
@@ -67,10 +67,122 @@ impl RulesError {
     }
 }
 
+/// The machine-readable code of every JSON error, in every interface: the HTTP API, the CLI's
+/// JSON and batch lines, and the language server's error data. Written in snake case
+/// (`invalid_fen`); a client may rely on these and on nothing in the message.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    // The position or game (422 in the API).
+    /// The FEN does not parse; the message names the field.
+    InvalidFen,
+    /// The FEN parses but no legal game reaches it (3.10.3).
+    IllegalPosition,
+    /// A move of the history is illegal or unreadable; `ply` and `text` say which.
+    IllegalMove,
+    /// A move given alone is not notation we can read.
+    BadNotation,
+    /// The PGN cannot be read.
+    BadPgn,
+    // The question (400 or 422).
+    EmptyQuestion,
+    QuestionTooLong,
+    PgnTooLarge,
+    TooManyMoves,
+    // The request.
+    /// A body that is not the JSON expected (a syntax error, a wrong type).
+    BadJson,
+    /// A body the server could not read as a request.
+    BadBody,
+    EmptyBody,
+    /// A field of the request is missing, unknown or of the wrong type.
+    InvalidField,
+    /// Language server: a request without the parameters it needs.
+    EmptyParams,
+    EmptyQuery,
+    QueryTooLong,
+    /// CLI batch mode: a line longer than the API's body limit.
+    LineTooLong,
+    BodyTooLarge,
+    BodyTimeout,
+    UriTooLong,
+    HeadersTooLarge,
+    UnsupportedMediaType,
+    MethodNotAllowed,
+    NotFound,
+    /// Any other 400 (hyper's own answers to a request it cannot parse).
+    BadRequest,
+    /// Any other 422.
+    Unprocessable,
+    // The server.
+    /// Too much work queued: try again (`Retry-After`).
+    Busy,
+    /// Not answered within the time limit.
+    Timeout,
+    TooManyConnections,
+    ShuttingDown,
+    /// Any other 503.
+    Unavailable,
+    /// A failure inside the server, logged.
+    Internal,
+    /// An error status with no code of its own.
+    Error,
+}
+
+impl ErrorCode {
+    /// The code as written in JSON.
+    pub fn as_str(self) -> &'static str {
+        use ErrorCode::*;
+        match self {
+            InvalidFen => "invalid_fen",
+            IllegalPosition => "illegal_position",
+            IllegalMove => "illegal_move",
+            BadNotation => "bad_notation",
+            BadPgn => "bad_pgn",
+            EmptyQuestion => "empty_question",
+            QuestionTooLong => "question_too_long",
+            PgnTooLarge => "pgn_too_large",
+            TooManyMoves => "too_many_moves",
+            BadJson => "bad_json",
+            BadBody => "bad_body",
+            EmptyBody => "empty_body",
+            InvalidField => "invalid_field",
+            EmptyParams => "empty_params",
+            EmptyQuery => "empty_query",
+            QueryTooLong => "query_too_long",
+            LineTooLong => "line_too_long",
+            BodyTooLarge => "body_too_large",
+            BodyTimeout => "body_timeout",
+            UriTooLong => "uri_too_long",
+            HeadersTooLarge => "headers_too_large",
+            UnsupportedMediaType => "unsupported_media_type",
+            MethodNotAllowed => "method_not_allowed",
+            NotFound => "not_found",
+            BadRequest => "bad_request",
+            Unprocessable => "unprocessable",
+            Busy => "busy",
+            Timeout => "timeout",
+            TooManyConnections => "too_many_connections",
+            ShuttingDown => "shutting_down",
+            Unavailable => "unavailable",
+            Internal => "internal",
+            Error => "error",
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// The body of `{"error": …}` in every JSON interface.
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct ErrorBody {
-    pub code: String,
+    pub code: ErrorCode,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ply: Option<usize>,
@@ -78,4 +190,51 @@ pub struct ErrorBody {
     pub text: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub articles: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_written_as_serde_writes_them() {
+        use ErrorCode::*;
+        for code in [
+            InvalidFen,
+            IllegalPosition,
+            IllegalMove,
+            BadNotation,
+            BadPgn,
+            EmptyQuestion,
+            QuestionTooLong,
+            PgnTooLarge,
+            TooManyMoves,
+            BadJson,
+            BadBody,
+            EmptyBody,
+            InvalidField,
+            EmptyParams,
+            EmptyQuery,
+            QueryTooLong,
+            LineTooLong,
+            BodyTooLarge,
+            BodyTimeout,
+            UriTooLong,
+            HeadersTooLarge,
+            UnsupportedMediaType,
+            MethodNotAllowed,
+            NotFound,
+            BadRequest,
+            Unprocessable,
+            Busy,
+            Timeout,
+            TooManyConnections,
+            ShuttingDown,
+            Unavailable,
+            Internal,
+            Error,
+        ] {
+            assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
+        }
+    }
 }

@@ -22,7 +22,7 @@ pub mod repetition;
 pub mod report;
 pub mod winnability;
 
-pub use error::{ErrorBody, RulesError};
+pub use error::{ErrorBody, ErrorCode, RulesError};
 pub use game::Game;
 pub use report::{CheckOptions, Report, check};
 pub use winnability::SolverBudget;

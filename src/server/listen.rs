@@ -32,6 +32,8 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::task::{AbortHandle, JoinSet};
 use tower::ServiceExt;
 
+use crate::rules::ErrorCode;
+
 /// The limits of the connection layer.
 #[derive(Debug, Clone, Copy)]
 pub struct ConnectionLimits {
@@ -350,7 +352,7 @@ async fn connection(
 /// The answer to a connection that found every slot busy.
 async fn turn_away(mut stream: TcpStream) {
     let body = error_json(
-        "too_many_connections",
+        ErrorCode::TooManyConnections,
         "the server has too many open connections; try again shortly",
     );
     let reply = raw_response(503, "Service Unavailable", &body, &[("retry-after", "1")]);
@@ -361,7 +363,7 @@ async fn turn_away(mut stream: TcpStream) {
     .await;
 }
 
-fn error_json(code: &str, message: &str) -> String {
+fn error_json(code: ErrorCode, message: &str) -> String {
     serde_json::json!({ "error": { "code": code, "message": message } }).to_string()
 }
 
@@ -383,16 +385,21 @@ fn raw_response(status: u16, reason: &str, body: &str, extra: &[(&str, &str)]) -
 fn replacement_for(head: &[u8]) -> Option<Vec<u8>> {
     let (code, status, reason, message) = if head.starts_with(b"HTTP/1.1 400 ") {
         (
-            "bad_request",
+            ErrorCode::BadRequest,
             400,
             "Bad Request",
             "the request line or a header is malformed",
         )
     } else if head.starts_with(b"HTTP/1.1 414 ") {
-        ("uri_too_long", 414, "URI Too Long", "the URI is too long")
+        (
+            ErrorCode::UriTooLong,
+            414,
+            "URI Too Long",
+            "the URI is too long",
+        )
     } else if head.starts_with(b"HTTP/1.1 431 ") {
         (
-            "headers_too_large",
+            ErrorCode::HeadersTooLarge,
             431,
             "Request Header Fields Too Large",
             "the request headers are too large or too many",

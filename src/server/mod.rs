@@ -36,8 +36,8 @@ use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 
 use crate::answer::{AnswerError, Arbiter, AskRequest, CheckRequest, VerifyRequest};
-use crate::rules::ErrorBody;
 use crate::rules::winnability::{CancelToken, with_cancel};
+use crate::rules::{ErrorBody, ErrorCode};
 pub use listen::ConnectionLimits;
 
 /// Largest request body accepted (bytes).
@@ -113,17 +113,17 @@ pub struct ErrorResponse {
 /// A JSON error response.
 pub struct ApiError {
     status: StatusCode,
-    code: String,
+    code: ErrorCode,
     message: String,
     extra: Option<serde_json::Value>,
     retry_after: Option<u32>,
 }
 
 impl ApiError {
-    pub fn new(status: StatusCode, code: &str, message: impl Into<String>) -> ApiError {
+    pub fn new(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
-            code: code.into(),
+            code,
             message: message.into(),
             extra: None,
             retry_after: None,
@@ -168,7 +168,7 @@ impl From<AnswerError> for ApiError {
         let body = e.to_json();
         ApiError {
             status,
-            code: body.code.clone(),
+            code: body.code,
             message: body.message.clone(),
             extra: serde_json::to_value(&body).ok(),
             retry_after: None,
@@ -181,15 +181,15 @@ fn parse_body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
     if bytes.is_empty() {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
-            "empty_body",
+            ErrorCode::EmptyBody,
             "the request body is empty: send a JSON object",
         ));
     }
     serde_json::from_slice(bytes).map_err(|e| {
         let code = if e.is_data() {
-            "invalid_field"
+            ErrorCode::InvalidField
         } else {
-            "bad_json"
+            ErrorCode::BadJson
         };
         ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -233,7 +233,7 @@ where
         Err(_) if waiting >= state.queue_limit => {
             return Err(ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
-                "busy",
+                ErrorCode::Busy,
                 "the server is busy with other position requests; try again shortly",
             )
             .retry_after(1));
@@ -241,7 +241,7 @@ where
         Err(_) => state.heavy.clone().acquire_owned().await.map_err(|_| {
             ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
-                "shutting_down",
+                ErrorCode::ShuttingDown,
                 "the server is shutting down",
             )
         })?,
@@ -276,7 +276,7 @@ where
             tracing::error!(error = %e, "a request panicked");
             Err(ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                "internal",
+                ErrorCode::Internal,
                 "the request failed inside the server; it has been logged",
             ))
         }
@@ -307,7 +307,7 @@ async fn api_ask(State(state): State<AppState>, body: Bytes) -> Result<Response,
             let body = Bytes::from(serde_json::to_vec(&answer).map_err(|e| {
                 ApiError::new(
                     StatusCode::INTERNAL_SERVER_ERROR,
-                    "internal",
+                    ErrorCode::Internal,
                     format!("the answer could not be written as JSON: {e}"),
                 )
             })?);
@@ -375,14 +375,14 @@ async fn api_search(
     if q.trim().is_empty() {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
-            "empty_query",
+            ErrorCode::EmptyQuery,
             "the q parameter is empty: /api/search?q=castling",
         ));
     }
     if q.chars().count() > crate::answer::MAX_QUESTION_CHARS {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
-            "query_too_long",
+            ErrorCode::QueryTooLong,
             "the query is longer than 2000 characters",
         ));
     }
@@ -430,7 +430,7 @@ async fn board_svg(Query(params): Query<BoardParams>) -> Result<Response, ApiErr
     if fen.len() > 200 {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
-            "invalid_fen",
+            ErrorCode::InvalidFen,
             "the FEN is longer than 200 characters",
         ));
     }
@@ -442,7 +442,7 @@ async fn board_svg(Query(params): Query<BoardParams>) -> Result<Response, ApiErr
         .map(str::to_string)
         .collect();
     let svg = board::render(&fen, &marks, params.flip.unwrap_or(false))
-        .map_err(|m| ApiError::new(StatusCode::BAD_REQUEST, "invalid_fen", m))?;
+        .map_err(|m| ApiError::new(StatusCode::BAD_REQUEST, ErrorCode::InvalidFen, m))?;
     Ok((
         [
             (header::CONTENT_TYPE, "image/svg+xml; charset=utf-8"),
@@ -486,7 +486,8 @@ async fn board_svg(Query(params): Query<BoardParams>) -> Result<Response, ApiErr
         crate::answer::claims::ClaimCheck,
         crate::answer::VerifyResponse,
         crate::rulebook::ArticleEntry,
-        crate::rules::ErrorBody
+        crate::rules::ErrorBody,
+        crate::rules::ErrorCode
     ))
 )]
 pub struct ApiDoc;
@@ -499,7 +500,7 @@ async fn openapi_json() -> Response {
 async fn not_found() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
-        "not_found",
+        ErrorCode::NotFound,
         "no such route; see /openapi.json",
     )
 }
@@ -543,7 +544,7 @@ pub fn router_with(arbiter: Arc<Arbiter>, limits: RequestLimits) -> Router {
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(CatchPanicLayer::custom(|_err: Box<dyn std::any::Any + Send>| {
             tracing::error!("a request handler panicked");
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "the request failed inside the server; it has been logged").into_response()
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, "the request failed inside the server; it has been logged").into_response()
         }))
         .layer(axum::middleware::from_fn(move |req, next| answer_deadline(answer_time, req, next)))
         .layer(axum::middleware::from_fn(move |req, next| read_body(body_time, req, next)))
@@ -595,7 +596,7 @@ async fn answer_deadline(
             );
             ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
-                "timeout",
+                ErrorCode::Timeout,
                 format!(
                     "the request was not answered within {} s; its work was stopped",
                     limit.as_secs_f32()
@@ -643,7 +644,7 @@ async fn read_body(
     if req.uri().path().starts_with("/api/") && !is_json(&req) {
         return ApiError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported_media_type",
+            ErrorCode::UnsupportedMediaType,
             "send the body as JSON, with Content-Type: application/json",
         )
         .into_response();
@@ -668,7 +669,7 @@ async fn read_body(
             }
             return ApiError::new(
                 StatusCode::BAD_REQUEST,
-                "bad_body",
+                ErrorCode::BadBody,
                 format!("the request body could not be read: {e}"),
             )
             .into_response();
@@ -677,7 +678,7 @@ async fn read_body(
             // The rest of the body may still come: the connection cannot be reused.
             let mut resp = ApiError::new(
                 StatusCode::REQUEST_TIMEOUT,
-                "body_timeout",
+                ErrorCode::BodyTimeout,
                 format!(
                     "the request body did not arrive within {} s",
                     limit.as_secs_f32()
@@ -702,7 +703,7 @@ async fn uri_limit(req: axum::extract::Request, next: axum::middleware::Next) ->
     if len > MAX_URI_BYTES {
         return ApiError::new(
             StatusCode::URI_TOO_LONG,
-            "uri_too_long",
+            ErrorCode::UriTooLong,
             format!("the URI is {len} bytes long; the limit is {MAX_URI_BYTES}"),
         )
         .into_response();
@@ -711,20 +712,20 @@ async fn uri_limit(req: axum::extract::Request, next: axum::middleware::Next) ->
 }
 
 /// The code of an error status the handlers do not produce themselves.
-fn status_code_name(status: StatusCode) -> &'static str {
+fn status_code_name(status: StatusCode) -> ErrorCode {
     match status.as_u16() {
-        400 => "bad_request",
-        404 => "not_found",
-        405 => "method_not_allowed",
-        408 => "body_timeout",
-        413 => "body_too_large",
-        414 => "uri_too_long",
-        415 => "unsupported_media_type",
-        422 => "unprocessable",
-        431 => "headers_too_large",
-        503 => "unavailable",
-        s if s >= 500 => "internal",
-        _ => "error",
+        400 => ErrorCode::BadRequest,
+        404 => ErrorCode::NotFound,
+        405 => ErrorCode::MethodNotAllowed,
+        408 => ErrorCode::BodyTimeout,
+        413 => ErrorCode::BodyTooLarge,
+        414 => ErrorCode::UriTooLong,
+        415 => ErrorCode::UnsupportedMediaType,
+        422 => ErrorCode::Unprocessable,
+        431 => ErrorCode::HeadersTooLarge,
+        503 => ErrorCode::Unavailable,
+        s if s >= 500 => ErrorCode::Internal,
+        _ => ErrorCode::Error,
     }
 }
 
@@ -769,7 +770,7 @@ async fn json_errors(req: axum::extract::Request, next: axum::middleware::Next) 
 fn too_large() -> Response {
     ApiError::new(
         StatusCode::PAYLOAD_TOO_LARGE,
-        "body_too_large",
+        ErrorCode::BodyTooLarge,
         format!("the request body is larger than {MAX_BODY_BYTES} bytes"),
     )
     .into_response()
