@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::answer::claims::{CLAIM_KINDS, Claim, ClaimSubject, RESULTS};
+use crate::answer::claims::{Claim, ClaimKind, ClaimSubject, RESULTS};
 use crate::answer::{Answer, Arbiter, AskRequest, CheckRequest, MovesField};
 use crate::cli::SourceArgs;
 use crate::rulebook::{anchor_for_article, is_article_number};
@@ -497,8 +497,8 @@ fn parse_claim(v: &toml::Value) -> Result<ExpectedClaim, String> {
             type_name(v)
         ));
     };
-    let (kind, params) = claim_kind(t)?;
-    check_claim_fields(t, kind, params)?;
+    let kind = claim_kind(t)?;
+    check_claim_fields(t, kind)?;
     let value = claim_value(kind, t.get("value"))?;
     let mut json = serde_json::Map::new();
     for (k, v) in t {
@@ -520,8 +520,8 @@ fn parse_claim(v: &toml::Value) -> Result<ExpectedClaim, String> {
     Ok(ExpectedClaim { subject, value })
 }
 
-/// A claim's `kind`, which must be one of `CLAIM_KINDS`, with the parameters it takes.
-fn claim_kind(t: &toml::Table) -> Result<(&str, &'static [&'static str]), String> {
+/// A claim's `kind`.
+fn claim_kind(t: &toml::Table) -> Result<ClaimKind, String> {
     let kind = match t.get("kind") {
         Some(toml::Value::String(k)) => k.as_str(),
         Some(other) => {
@@ -532,20 +532,12 @@ fn claim_kind(t: &toml::Table) -> Result<(&str, &'static [&'static str]), String
         }
         None => return Err("missing `kind`".into()),
     };
-    match CLAIM_KINDS.iter().find(|(k, _)| *k == kind) {
-        Some((_, params)) => Ok((kind, params)),
-        None => {
-            let kinds: Vec<&str> = CLAIM_KINDS.iter().map(|(k, _)| *k).collect();
-            Err(format!(
-                "unknown kind \"{kind}\"; the kinds are {}",
-                kinds.join(", ")
-            ))
-        }
-    }
+    ClaimKind::parse(kind)
 }
 
 /// A claim holds `kind`, `value` and exactly the parameters its kind takes, as strings.
-fn check_claim_fields(t: &toml::Table, kind: &str, params: &[&str]) -> Result<(), String> {
+fn check_claim_fields(t: &toml::Table, kind: ClaimKind) -> Result<(), String> {
+    let params = kind.params();
     for key in t.keys() {
         if key != "kind" && key != "value" && !params.contains(&key.as_str()) {
             let takes = if params.is_empty() {
@@ -574,13 +566,13 @@ fn check_claim_fields(t: &toml::Table, kind: &str, params: &[&str]) -> Result<()
 }
 
 /// A claim's expected `value`: a result for `flag_result`, true or false for every other kind.
-fn claim_value(kind: &str, value: Option<&toml::Value>) -> Result<Value, String> {
+fn claim_value(kind: ClaimKind, value: Option<&toml::Value>) -> Result<Value, String> {
     match (kind, value) {
         (_, None) => Err("missing `value`".into()),
-        ("flag_result", Some(toml::Value::String(s))) if RESULTS.contains(&s.as_str()) => {
+        (ClaimKind::FlagResult, Some(toml::Value::String(s))) if RESULTS.contains(&s.as_str()) => {
             Ok(Value::String(s.clone()))
         }
-        ("flag_result", Some(other)) => Err(format!(
+        (ClaimKind::FlagResult, Some(other)) => Err(format!(
             "`value` of a flag_result is one of \"1-0\", \"0-1\", \"1/2-1/2\"; found {other}"
         )),
         (_, Some(toml::Value::Boolean(b))) => Ok(Value::Bool(*b)),

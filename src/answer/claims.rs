@@ -96,22 +96,108 @@ pub struct Claim {
     pub article: String,
 }
 
-/// Claim kinds and the parameters each takes (besides `kind`, `value` and `article`).
-pub const CLAIM_KINDS: &[(&str, &[&str])] = &[
-    ("legal_move", &["move"]),
-    ("castling_right", &["color", "wing"]),
-    ("castling_legal", &["color", "wing"]),
-    ("en_passant", &["move"]),
-    ("in_check", &[]),
-    ("checkmate", &[]),
-    ("stalemate", &[]),
-    ("dead_position", &[]),
-    ("threefold_claim", &[]),
-    ("fivefold", &[]),
-    ("fifty_move_claim", &[]),
-    ("seventy_five", &[]),
-    ("flag_result", &["flagged"]),
+/// The kind of a claim, as its `kind` key names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimKind {
+    LegalMove,
+    CastlingRight,
+    CastlingLegal,
+    EnPassant,
+    InCheck,
+    Checkmate,
+    Stalemate,
+    DeadPosition,
+    ThreefoldClaim,
+    Fivefold,
+    FiftyMoveClaim,
+    SeventyFive,
+    FlagResult,
+}
+
+/// Each kind's name and the parameters it takes (besides `kind`, `value` and `article`), as
+/// [`ClaimSubject`] reads them.
+const KINDS: [(ClaimKind, &str, &[&str]); 13] = [
+    (ClaimKind::LegalMove, "legal_move", &["move"]),
+    (
+        ClaimKind::CastlingRight,
+        "castling_right",
+        &["color", "wing"],
+    ),
+    (
+        ClaimKind::CastlingLegal,
+        "castling_legal",
+        &["color", "wing"],
+    ),
+    (ClaimKind::EnPassant, "en_passant", &["move"]),
+    (ClaimKind::InCheck, "in_check", &[]),
+    (ClaimKind::Checkmate, "checkmate", &[]),
+    (ClaimKind::Stalemate, "stalemate", &[]),
+    (ClaimKind::DeadPosition, "dead_position", &[]),
+    (ClaimKind::ThreefoldClaim, "threefold_claim", &[]),
+    (ClaimKind::Fivefold, "fivefold", &[]),
+    (ClaimKind::FiftyMoveClaim, "fifty_move_claim", &[]),
+    (ClaimKind::SeventyFive, "seventy_five", &[]),
+    (ClaimKind::FlagResult, "flag_result", &["flagged"]),
 ];
+
+impl ClaimKind {
+    /// The kind a `kind` value names, or an error listing the kinds.
+    pub fn parse(name: &str) -> Result<ClaimKind, String> {
+        KINDS
+            .iter()
+            .find(|(_, n, _)| *n == name)
+            .map(|(k, _, _)| *k)
+            .ok_or_else(|| {
+                let names: Vec<&str> = KINDS.iter().map(|(_, n, _)| *n).collect();
+                format!(
+                    "unknown claim kind {name:?}; the kinds are {}",
+                    names.join(", ")
+                )
+            })
+    }
+
+    fn entry(self) -> &'static (ClaimKind, &'static str, &'static [&'static str]) {
+        KINDS
+            .iter()
+            .find(|(k, _, _)| *k == self)
+            .expect("every kind is in KINDS")
+    }
+
+    pub fn name(self) -> &'static str {
+        self.entry().1
+    }
+
+    /// The parameters the kind takes, besides `kind`, `value` and `article`.
+    pub fn params(self) -> &'static [&'static str] {
+        self.entry().2
+    }
+}
+
+impl std::fmt::Display for ClaimKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl ClaimSubject {
+    pub fn kind(&self) -> ClaimKind {
+        match self {
+            ClaimSubject::LegalMove { .. } => ClaimKind::LegalMove,
+            ClaimSubject::CastlingRight { .. } => ClaimKind::CastlingRight,
+            ClaimSubject::CastlingLegal { .. } => ClaimKind::CastlingLegal,
+            ClaimSubject::EnPassant { .. } => ClaimKind::EnPassant,
+            ClaimSubject::InCheck => ClaimKind::InCheck,
+            ClaimSubject::Checkmate => ClaimKind::Checkmate,
+            ClaimSubject::Stalemate => ClaimKind::Stalemate,
+            ClaimSubject::DeadPosition => ClaimKind::DeadPosition,
+            ClaimSubject::ThreefoldClaim => ClaimKind::ThreefoldClaim,
+            ClaimSubject::Fivefold => ClaimKind::Fivefold,
+            ClaimSubject::FiftyMoveClaim => ClaimKind::FiftyMoveClaim,
+            ClaimSubject::SeventyFive => ClaimKind::SeventyFive,
+            ClaimSubject::FlagResult { .. } => ClaimKind::FlagResult,
+        }
+    }
+}
 
 /// The results a `flag_result` claim may state.
 pub const RESULTS: &[&str] = &["1-0", "0-1", "1/2-1/2"];
@@ -120,17 +206,11 @@ impl Claim {
     /// Reads a claim from its JSON object, naming what is wrong.
     pub fn from_json(mut map: serde_json::Map<String, Value>) -> Result<Claim, String> {
         let kind = match map.get("kind") {
-            Some(Value::String(k)) => k.clone(),
+            Some(Value::String(k)) => ClaimKind::parse(k)?,
             Some(other) => return Err(format!("the claim's kind must be a string, not {other}")),
             None => return Err("a claim needs a kind".into()),
         };
-        let Some((_, params)) = CLAIM_KINDS.iter().find(|(k, _)| *k == kind) else {
-            let kinds: Vec<&str> = CLAIM_KINDS.iter().map(|(k, _)| *k).collect();
-            return Err(format!(
-                "unknown claim kind {kind:?}; the kinds are {}",
-                kinds.join(", ")
-            ));
-        };
+        let params = kind.params();
         if let Some(key) = map.keys().find(|k| {
             !matches!(k.as_str(), "kind" | "value" | "article") && !params.contains(&k.as_str())
         }) {
@@ -146,14 +226,14 @@ impl Claim {
         let value = map
             .remove("value")
             .ok_or_else(|| format!("a {kind} claim needs a value"))?;
-        let value_ok = match (kind.as_str(), &value) {
-            ("flag_result", Value::String(r)) => RESULTS.contains(&r.as_str()),
-            ("flag_result", Value::Null) => true,
-            ("flag_result", _) => false,
+        let value_ok = match (kind, &value) {
+            (ClaimKind::FlagResult, Value::String(r)) => RESULTS.contains(&r.as_str()),
+            (ClaimKind::FlagResult, Value::Null) => true,
+            (ClaimKind::FlagResult, _) => false,
             (_, v) => v.is_boolean(),
         };
         if !value_ok {
-            let expected = if kind == "flag_result" {
+            let expected = if kind == ClaimKind::FlagResult {
                 "\"1-0\", \"0-1\", \"1/2-1/2\" or null"
             } else {
                 "true or false"
@@ -348,6 +428,52 @@ mod tests {
 
     fn read(v: Value) -> Result<Claim, String> {
         serde_json::from_value::<Claim>(v).map_err(|e| e.to_string())
+    }
+
+    /// The table of kinds says what serde reads: each subject's `kind` is its kind's name and
+    /// its other keys are its kind's parameters.
+    #[test]
+    fn kinds_agree_with_the_subjects() {
+        let (mv, color, wing, flagged) =
+            ("e4".to_string(), Side::White, Wing::Kingside, Side::Black);
+        let subjects = [
+            ClaimSubject::LegalMove { mv: mv.clone() },
+            ClaimSubject::CastlingRight { color, wing },
+            ClaimSubject::CastlingLegal { color, wing },
+            ClaimSubject::EnPassant { mv },
+            ClaimSubject::InCheck,
+            ClaimSubject::Checkmate,
+            ClaimSubject::Stalemate,
+            ClaimSubject::DeadPosition,
+            ClaimSubject::ThreefoldClaim,
+            ClaimSubject::Fivefold,
+            ClaimSubject::FiftyMoveClaim,
+            ClaimSubject::SeventyFive,
+            ClaimSubject::FlagResult { flagged },
+        ];
+        assert_eq!(subjects.len(), KINDS.len());
+        for subject in subjects {
+            let kind = subject.kind();
+            let Value::Object(map) = serde_json::to_value(&subject).unwrap() else {
+                panic!("{subject:?} is not an object");
+            };
+            assert_eq!(map["kind"], kind.name());
+            assert_eq!(ClaimKind::parse(kind.name()), Ok(kind));
+            let mut keys: Vec<&str> = map
+                .keys()
+                .map(String::as_str)
+                .filter(|k| *k != "kind")
+                .collect();
+            let mut params = kind.params().to_vec();
+            keys.sort_unstable();
+            params.sort_unstable();
+            assert_eq!(keys, params, "{kind}");
+        }
+        assert!(
+            ClaimKind::parse("checkmates")
+                .unwrap_err()
+                .contains("the kinds are legal_move")
+        );
     }
 
     #[test]
