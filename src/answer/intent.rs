@@ -20,6 +20,8 @@ pub enum Topic {
     Resignation,
     Repetition,
     FiftyMoves,
+    /// "Can I claim a draw?" without naming the grounds: repetition and fifty moves both.
+    DrawClaim,
     /// Anything else: touch-move, penalties, clocks, conduct… answered from the rulebook.
     General,
 }
@@ -39,6 +41,7 @@ impl Topic {
             Topic::Resignation => "resignation",
             Topic::Repetition => "repetition",
             Topic::FiftyMoves => "fifty_moves",
+            Topic::DrawClaim => "draw_claim",
             Topic::General => "general",
         }
     }
@@ -179,6 +182,19 @@ const TOPIC_WORDS: &[(Topic, &[&str])] = &[
     ),
     (Topic::Promotion, &["underpromot", "under-promot"]),
     (Topic::Stalemate, &["stalemat", "stalmate", "no legal move"]),
+    (
+        Topic::DrawClaim,
+        &[
+            "claim a draw",
+            "claim the draw",
+            "claim draw",
+            "claim for a draw",
+            "claim a tie",
+            "draw claim",
+            "claiming a draw",
+            "claimed a draw",
+        ],
+    ),
 ];
 
 const LEGALITY_WORDS: &[&str] = &[

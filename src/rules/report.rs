@@ -666,7 +666,7 @@ fn repetition(
     }
     let threefold_now = count >= 3;
     let fivefold = count >= 5;
-    let turn = color_name(pos.turn());
+    let turn = capitalised(pos.turn());
     let reason = if fivefold {
         format!(
             "this position has now occurred {count} times: the game is drawn automatically (9.6.1)"
@@ -737,7 +737,7 @@ fn fifty_moves(pos: &Chess, legal: &shakmaty::MoveList, notations: &MoveNotation
             }
         }
     }
-    let turn = color_name(pos.turn());
+    let turn = capitalised(pos.turn());
     let full = clock / 2;
     let reason = if seventy_five {
         format!(

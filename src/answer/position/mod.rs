@@ -16,6 +16,7 @@ mod castling;
 mod check_mate_stalemate;
 mod dead_position;
 pub mod disputed_move;
+mod draw_claim;
 mod en_passant;
 mod fifty_moves;
 pub(crate) mod flag;
@@ -190,6 +191,7 @@ pub static RULINGS: &[&dyn PositionRuling] = &[
     &resignation::Resignation,
     &repetition::Repetition,
     &fifty_moves::FiftyMoves,
+    &draw_claim::DrawClaim,
     &castling::Castling,
     &en_passant::EnPassant,
     &promotion::Promotion,
