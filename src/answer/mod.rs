@@ -440,10 +440,21 @@ impl Arbiter {
             Some(_) => position::played::Played::default(),
             None => position::played::apply(question, &mut game),
         };
+        // A capture described in words ("can I take his queen with my king?") is tested as
+        // the move it is on this board.
+        let described = (frame.intent.mv.is_none()
+            && matches!(
+                frame.intent.topic,
+                Topic::General | Topic::MoveLegality | Topic::Check
+            ))
+        .then(|| position::described::capture(&frame.lower, game.current()))
+        .flatten();
         let tested_move = disputed
             .clone()
-            .or_else(|| frame.intent.mv.clone().filter(|m| !played.includes(m)));
+            .or_else(|| frame.intent.mv.clone().filter(|m| !played.includes(m)))
+            .or(described.clone());
         let topic = match frame.intent.topic {
+            _ if described.is_some() && disputed.is_none() => Topic::MoveLegality,
             Topic::MoveLegality if tested_move.is_none() => Topic::General,
             t => t,
         };

@@ -6,6 +6,7 @@
 use super::{PositionAsk, PositionRuling, Ruled, outcome_claims};
 use crate::answer::claims::ClaimSubject;
 use crate::answer::first_sentences;
+use crate::rules::castling::capitalise_first;
 
 pub struct General;
 
@@ -30,7 +31,7 @@ impl PositionRuling for General {
             }
             None => format!(
                 "In this position {} is to move: {}; {} legal moves.",
-                r.turn,
+                capitalise_first(r.turn),
                 r.check.reason,
                 r.legal_moves.len()
             ),

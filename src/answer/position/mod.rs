@@ -15,6 +15,7 @@ pub mod actors;
 mod castling;
 mod check_mate_stalemate;
 mod dead_position;
+pub mod described;
 pub mod disputed_move;
 mod draw_claim;
 mod en_passant;

@@ -1,0 +1,132 @@
+//! A capture asked about in words instead of notation — "can I take his queen with my king?",
+//! "can my knight capture the rook?" — found on the board as a move of the side to move, so
+//! that the legality ruling can test it like a move written "Kxd2". The legal capture is taken
+//! when there is one; otherwise the capture the piece would make if the rules let it, so that
+//! the answer can say why they do not.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use shakmaty::{Chess, Position, Role, Square, attacks};
+
+/// The capture a question describes, as SAN ("Kxd2", "exd5"), when the board has one.
+pub fn capture(lower: &str, pos: &Chess) -> Option<String> {
+    let (mover, target) = roles_named(lower)?;
+    let legal = pos.legal_moves();
+    let legal_capture = legal
+        .iter()
+        .find(|m| m.role() == mover && m.capture() == Some(target) && !m.is_en_passant());
+    if let Some(m) = legal_capture {
+        return Some(shakmaty::san::San::from_move(pos, *m).to_string());
+    }
+    let (from, to) = attempted(pos, mover, target)?;
+    Some(san_text(mover, from, to))
+}
+
+/// The capturing and the captured piece, from "take his queen with my king" or "can my
+/// knight capture the rook".
+fn roles_named(lower: &str) -> Option<(Role, Role)> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(
+            r"(?x)
+            \b(?:take|capture|eat|grab)\s+(?:his|her|their|the|that|a|black's|white's|(?:my\s+)?opponent's)\s+
+              (?:\w+\s+)?(?P<target>queen|rook|bishop|knight|pawn)\s+with\s+(?:my|the|a)\s+
+              (?:\w+\s+)?(?P<mover>king|queen|rook|bishop|knight|pawn)\b
+          | \b(?:my|the)\s+(?P<mover2>king|queen|rook|bishop|knight|pawn)\s+(?:take|capture|eat|grab)\s+
+              (?:his|her|their|the|that|a|black's|white's|(?:my\s+)?opponent's)\s+
+              (?:\w+\s+)?(?P<target2>queen|rook|bishop|knight|pawn)\b",
+        )
+        .expect("valid regex")
+    });
+    let c = re.captures(lower)?;
+    let mover = c.name("mover").or(c.name("mover2"))?.as_str();
+    let target = c.name("target").or(c.name("target2"))?.as_str();
+    Some((role(mover)?, role(target)?))
+}
+
+fn role(word: &str) -> Option<Role> {
+    Some(match word {
+        "king" => Role::King,
+        "queen" => Role::Queen,
+        "rook" => Role::Rook,
+        "bishop" => Role::Bishop,
+        "knight" => Role::Knight,
+        "pawn" => Role::Pawn,
+        _ => return None,
+    })
+}
+
+/// The capture tried: the one piece of the side to move that attacks an enemy piece of the
+/// named kind, or, when none does, the only such piece and the only such target (so that the
+/// answer says why it cannot take). `None` when the board leaves it open.
+fn attempted(pos: &Chess, mover: Role, target: Role) -> Option<(Square, Square)> {
+    let board = pos.board();
+    let us = pos.turn();
+    let ours = board.by_color(us) & board.by_role(mover);
+    let theirs = board.by_color(!us) & board.by_role(target);
+    let mut pairs = Vec::new();
+    for from in ours {
+        let reach = attacks::attacks(from, mover.of(us), board.occupied());
+        for to in reach & theirs {
+            pairs.push((from, to));
+        }
+    }
+    match pairs.len() {
+        1 => Some(pairs[0]),
+        0 => Some((ours.single_square()?, theirs.single_square()?)),
+        _ => None,
+    }
+}
+
+/// The SAN a capture is written in, without disambiguation (only one such pair exists).
+fn san_text(mover: Role, from: Square, to: Square) -> String {
+    match mover {
+        Role::Pawn => format!("{}x{to}", from.file().char()),
+        _ => format!("{}x{to}", mover.upper_char()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+
+    fn pos(fen: &str) -> Chess {
+        let fen: Fen = fen.parse().unwrap();
+        fen.into_position(CastlingMode::Standard).unwrap()
+    }
+
+    #[test]
+    fn captures_in_words_are_found_on_the_board() {
+        let p = pos("4k3/8/8/8/8/8/3q4/4K3 w - - 0 1");
+        assert_eq!(
+            capture(" can i take his queen with my king? ", &p).as_deref(),
+            Some("Kxd2")
+        );
+        assert_eq!(
+            capture(" can my king capture the queen? ", &p).as_deref(),
+            Some("Kxd2")
+        );
+        // Protected: not legal, but the capture tried is still the one asked about.
+        let p = pos("4k3/8/8/8/8/1n6/3q4/4K3 w - - 0 1");
+        assert_eq!(
+            capture(" can i take the queen with my king ", &p).as_deref(),
+            Some("Kxd2")
+        );
+        assert_eq!(capture(" can i take his rook with my king ", &p), None);
+        // No bishop reaches the rook: the one capture there could be is tested, to say why.
+        let p = pos("4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1");
+        assert_eq!(
+            capture(" can i capture his rook with my bishop? ", &p).as_deref(),
+            Some("Bxe7")
+        );
+        assert_eq!(capture(" can i castle? ", &p), None);
+        let p = pos("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
+        assert_eq!(
+            capture(" can my pawn take the black pawn? ", &p).as_deref(),
+            Some("exd5")
+        );
+    }
+}
