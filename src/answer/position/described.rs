@@ -1,8 +1,8 @@
 //! A capture asked about in words instead of notation — "can I take his queen with my king?",
-//! "can my knight capture the rook?" — found on the board as a move of the side to move, so
-//! that the legality ruling can test it like a move written "Kxd2". The legal capture is taken
-//! when there is one; otherwise the capture the piece would make if the rules let it, so that
-//! the answer can say why they do not.
+//! "can my knight capture the rook?", "can White take on f6?" — found on the board as a move of
+//! the side to move, so that the legality ruling can test it like a move written "Kxd2". The
+//! legal capture is taken when there is one; otherwise the capture the piece would make if the
+//! rules let it, so that the answer can say why they do not.
 
 use std::sync::OnceLock;
 
@@ -11,6 +11,27 @@ use shakmaty::{Chess, Position, Role, Square, attacks};
 
 /// The capture a question describes, as SAN ("Kxd2", "exd5"), when the board has one.
 pub fn capture(lower: &str, pos: &Chess) -> Option<String> {
+    capture_of_piece(lower, pos).or_else(|| capture_on_square(lower, pos))
+}
+
+/// "Take on f6", "capture on d5": the one legal capture landing there (en passant included).
+fn capture_on_square(lower: &str, pos: &Chess) -> Option<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"\b(?:take|capture|takes|captures)\s+on\s+([a-h][1-8])\b").expect("valid regex")
+    });
+    let square: Square = re.captures(lower)?.get(1)?.as_str().parse().ok()?;
+    let legal = pos.legal_moves();
+    let mut captures = legal.iter().filter(|m| m.is_capture() && m.to() == square);
+    let only = captures.next()?;
+    captures
+        .next()
+        .is_none()
+        .then(|| shakmaty::san::San::from_move(pos, *only).to_string())
+}
+
+/// "Take his queen with my king": the capture by that kind of piece of that kind of piece.
+fn capture_of_piece(lower: &str, pos: &Chess) -> Option<String> {
     let (mover, target) = roles_named(lower)?;
     let legal = pos.legal_moves();
     let legal_capture = legal
@@ -127,6 +148,17 @@ mod tests {
         assert_eq!(
             capture(" can my pawn take the black pawn? ", &p).as_deref(),
             Some("exd5")
+        );
+        assert_eq!(
+            capture(" can white take on d5? ", &p).as_deref(),
+            Some("exd5")
+        );
+        assert_eq!(capture(" can white take on d6? ", &p), None);
+        // En passant, found by its square.
+        let p = pos("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+        assert_eq!(
+            capture(" can white take on f6? ", &p).as_deref(),
+            Some("exf6")
         );
     }
 }

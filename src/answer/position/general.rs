@@ -36,7 +36,11 @@ impl PositionRuling for General {
                 r.legal_moves.len()
             ),
         };
-        ruled.decision = if ask.domain_words == 0 {
+        ruled.decision = if asks_for_the_best_play(ask) {
+            format!(
+                "I rule on what the Laws allow, not on which move is best. {state} Ask whether a move is legal, or about castling, en passant, check, mate, a draw or the flag."
+            )
+        } else if ask.domain_words == 0 {
             format!(
                 "I don't know what you are asking about this position. {state} Ask about castling, en passant, check, mate, a draw, the flag or a move's legality."
             )
@@ -60,4 +64,21 @@ impl PositionRuling for General {
         }
         ruled
     }
+}
+
+/// "What is the best move?", "what should I play?": a question about chess, not its rules.
+fn asks_for_the_best_play(ask: &PositionAsk) -> bool {
+    ask.mentions(&[
+        "best move",
+        "what should i play",
+        "what move should",
+        "good move",
+        "winning move",
+        "strongest move",
+        "who is better",
+        "who's better",
+        "is this winning",
+        "evaluate",
+        "evaluation",
+    ])
 }
