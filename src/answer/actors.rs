@@ -7,6 +7,7 @@
 use std::sync::OnceLock;
 
 use regex::Regex;
+use shakmaty::Role;
 
 use super::claims::Side;
 
@@ -32,6 +33,33 @@ pub enum PieceKind {
     Bishop,
     Knight,
     Pawn,
+}
+
+impl PieceKind {
+    /// The board's piece kind.
+    pub fn role(self) -> Role {
+        match self {
+            PieceKind::King => Role::King,
+            PieceKind::Queen => Role::Queen,
+            PieceKind::Rook => Role::Rook,
+            PieceKind::Bishop => Role::Bishop,
+            PieceKind::Knight => Role::Knight,
+            PieceKind::Pawn => Role::Pawn,
+        }
+    }
+}
+
+impl From<Role> for PieceKind {
+    fn from(role: Role) -> PieceKind {
+        match role {
+            Role::King => PieceKind::King,
+            Role::Queen => PieceKind::Queen,
+            Role::Rook => PieceKind::Rook,
+            Role::Bishop => PieceKind::Bishop,
+            Role::Knight => PieceKind::Knight,
+            Role::Pawn => PieceKind::Pawn,
+        }
+    }
 }
 
 /// Words that name the side to move as the actor ("the player to move", "whose clock").

@@ -65,17 +65,6 @@ fn index(s: Side) -> usize {
     }
 }
 
-fn kind_of(role: Role) -> PieceKind {
-    match role {
-        Role::King => PieceKind::King,
-        Role::Queen => PieceKind::Queen,
-        Role::Rook => PieceKind::Rook,
-        Role::Bishop => PieceKind::Bishop,
-        Role::Knight => PieceKind::Knight,
-        Role::Pawn => PieceKind::Pawn,
-    }
-}
-
 impl Actors {
     /// Resolves the asker's colour from the question, the position and the moves it says were
     /// played.
@@ -83,7 +72,7 @@ impl Actors {
         let material = [Color::White, Color::Black].map(|c| {
             let mut kinds: Vec<PieceKind> = Vec::new();
             for sq in pos.board().by_color(c) {
-                let k = kind_of(pos.board().role_at(sq).unwrap_or(Role::King));
+                let k = PieceKind::from(pos.board().role_at(sq).unwrap_or(Role::King));
                 if k != PieceKind::King && !kinds.contains(&k) {
                     kinds.push(k);
                 }

@@ -9,6 +9,8 @@ use std::sync::OnceLock;
 use regex::Regex;
 use shakmaty::{Chess, Position, Role, Square, attacks};
 
+use crate::answer::actors::piece_word;
+
 /// The capture a question describes, as SAN ("Kxd2", "exd5"), when the board has one.
 pub fn capture(lower: &str, pos: &Chess) -> Option<String> {
     capture_of_piece(lower, pos).or_else(|| capture_on_square(lower, pos))
@@ -63,19 +65,7 @@ fn roles_named(lower: &str) -> Option<(Role, Role)> {
     let c = re.captures(lower)?;
     let mover = c.name("mover").or(c.name("mover2"))?.as_str();
     let target = c.name("target").or(c.name("target2"))?.as_str();
-    Some((role(mover)?, role(target)?))
-}
-
-fn role(word: &str) -> Option<Role> {
-    Some(match word {
-        "king" => Role::King,
-        "queen" => Role::Queen,
-        "rook" => Role::Rook,
-        "bishop" => Role::Bishop,
-        "knight" => Role::Knight,
-        "pawn" => Role::Pawn,
-        _ => return None,
-    })
+    Some((piece_word(mover)?.role(), piece_word(target)?.role()))
 }
 
 /// The capture tried: the one piece of the side to move that attacks an enemy piece of the

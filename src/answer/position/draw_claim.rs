@@ -12,6 +12,7 @@ use crate::answer::claims::{ClaimSubject, Side};
 use crate::answer::intent::Topic;
 use crate::rules::castling::capitalise_first;
 use crate::rules::describe::capitalised;
+use crate::rules::notation::{resolve_move, uci};
 
 pub struct DrawClaim;
 
@@ -52,20 +53,19 @@ impl PositionRuling for DrawClaim {
 
 /// A claim asked for the side not on move.
 fn not_on_move(ask: &PositionAsk, asked: Side) -> Ruled {
-    let mover = ask.claim(ClaimSubject::ThreefoldClaim).value == true
-        || ask.claim(ClaimSubject::FiftyMoveClaim).value == true;
+    let (r, f) = (&ask.report.repetition, &ask.report.fifty_moves);
+    let mover = capitalise_first(side_name(ask.mover()));
+    let mover_can = if r.threefold_now || f.claim_now {
+        format!(" {mover} can claim now.")
+    } else if has_declarable(ask) {
+        format!(" {mover} can claim by writing the move that completes it on the scoresheet.")
+    } else {
+        String::new()
+    };
     let mut ruled = Ruled::new(format!(
-        "No: only the player whose turn it is can claim a draw (9.2.1, 9.3), and here that is {}, not {}.{}",
+        "No: only the player whose turn it is can claim a draw (9.2.1, 9.3), and here that is {}, not {}.{mover_can}",
         side_name(ask.mover()),
         side_name(asked),
-        if mover {
-            format!(
-                " {} can claim now.",
-                capitalise_first(side_name(ask.mover()))
-            )
-        } else {
-            String::new()
-        }
     ));
     ruled.deciding.push("9.2.1".into());
     ruled
@@ -104,16 +104,16 @@ fn claimable(ask: &PositionAsk) -> Ruled {
     let (r, f) = (&ask.report.repetition, &ask.report.fifty_moves);
     let turn = capitalised(ask.game.current().turn());
     let named = ask.tested_move.as_deref();
-    let declares = |sans: &[String]| named.is_some_and(|m| sans.iter().any(|s| same_move(s, m)));
+    let named_uci = named.and_then(|m| named_uci(ask, m));
+    let declares = |ucis: &[String]| named_uci.as_ref().is_some_and(|m| ucis.contains(m));
     let mut ruled = if r.threefold_now {
         Ruled::new(format!("Yes, {turn} can claim a draw now: {}", r.reason))
     } else if f.claim_now {
         Ruled::new(format!("Yes, {turn} can claim a draw now: {}", f.reason))
-    } else if declares(&r.threefold_by_move_san)
-        || (named.is_none() && !r.threefold_by_move.is_empty())
+    } else if declares(&r.threefold_by_move) || (named.is_none() && !r.threefold_by_move.is_empty())
     {
         Ruled::new(format!("Yes, {turn} can claim a draw: {}", r.reason))
-    } else if declares(&f.claim_by_move_san) || (named.is_none() && !f.claim_by_move.is_empty()) {
+    } else if declares(&f.claim_by_move) || (named.is_none() && !f.claim_by_move.is_empty()) {
         Ruled::new(format!(
             "Yes, {turn} can claim a draw by writing the next move on the scoresheet: {}",
             f.reason
@@ -170,12 +170,10 @@ fn sentence(reason: &str) -> String {
     }
 }
 
-/// Two SAN moves are the same when they match with check signs and capture marks left out.
-fn same_move(a: &str, b: &str) -> bool {
-    let bare = |s: &str| -> String {
-        s.chars()
-            .filter(|c| !matches!(c, '+' | '#' | 'x'))
-            .collect()
-    };
-    bare(a) == bare(b)
+/// The move a question names, in UCI as the report lists declarable moves; `None` when it is
+/// not a legal move here.
+fn named_uci(ask: &PositionAsk, text: &str) -> Option<String> {
+    let game = &ask.game;
+    let m = resolve_move(game.current(), text, game.mode).ok()?;
+    Some(uci(m, game.mode))
 }
