@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use crate::rulebook::{PageKind, Passage, RulingMeta, Setting};
 use crate::search::{Hit, MatchedBy, SearchMode};
 
+use super::actors::FLAG_VERBS;
 use super::flag_by_material::FlagByMaterial;
 use super::frame::{Frame, QuestionKind};
 use super::intent::Topic;
@@ -51,6 +52,10 @@ pub struct MatchTuning {
     /// A ruling's fit is at least its similarity times this, so that a near-exact phrasing
     /// is not lost when the search ranking missed its ruling (0: the blend alone).
     pub similarity_alone: f32,
+    /// A ruling decided by the flag rule when the question says nothing of time, a clock or a
+    /// flag (a question about a knight moved like a bishop is not about knight against bishop
+    /// on time).
+    pub flag_unasked: f32,
 }
 
 impl Default for MatchTuning {
@@ -69,6 +74,7 @@ impl Default for MatchTuning {
             semantic: 0.35,
             semantic_floor: 0.5,
             similarity_alone: 0.85,
+            flag_unasked: 0.6,
         }
     }
 }
@@ -98,6 +104,7 @@ impl MatchTuning {
                 "semantic" => &mut self.semantic,
                 "semantic_floor" => &mut self.semantic_floor,
                 "similarity_alone" => &mut self.similarity_alone,
+                "flag_unasked" => &mut self.flag_unasked,
                 other => return Err(format!("unknown weight '{other}'")),
             };
             *field = v;
@@ -133,6 +140,18 @@ impl MatchTuning {
 /// The articles of the flag rule: what a ruling decided by them would say is already said by
 /// the verdict on the material.
 const FLAG_RULE: &[&str] = &["6.9", "A.5.3", "6.8"];
+
+/// The articles that decide who wins when a flag falls.
+const FLAG_TEST: &[&str] = &["6.9", "A.5.3"];
+
+/// Whether a question speaks of time, a clock or a flag at all.
+fn mentions_time(lower: &str) -> bool {
+    const TIME_WORDS: &[&str] = &["time", "clock", "ran out", "runs out", "zero", "flagg"];
+    TIME_WORDS
+        .iter()
+        .chain(FLAG_VERBS)
+        .any(|w| lower.contains(w))
+}
 
 /// The passage chosen to answer one part of a question.
 #[derive(Debug, Clone)]
@@ -178,6 +197,7 @@ impl Arbiter {
                 *rank = rank.max(h.score / top_score);
             }
         }
+        let time_unasked = !mentions_time(&frame.lower);
         let mut out: Vec<Candidate> = found
             .into_iter()
             .map(|(passage, (similarity, rank))| {
@@ -185,8 +205,11 @@ impl Arbiter {
                 let fit = match &p.ruling {
                     Some(meta) => {
                         let blend = t.similarity * similarity + (1.0 - t.similarity) * rank;
+                        let off_flag = time_unasked
+                            && p.deciding_article().is_some_and(|a| FLAG_TEST.contains(&a));
                         blend.max(t.similarity_alone * similarity)
                             * t.setting_fit(meta, &frame.settings)
+                            * if off_flag { t.flag_unasked } else { 1.0 }
                     }
                     None if p.kind == PageKind::Law && p.article.is_some() => t.law * rank,
                     None => t.guide * rank,
