@@ -5,14 +5,23 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use shakmaty::{Color, Position};
+use strum::IntoEnumIterator;
 
 use crate::rules::castling::CastlingStatus;
 use crate::rules::notation::{resolve_move, san_plus};
 use crate::rules::{Game, Report};
 
-/// What a claim is about (the `kind` and its parameters).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+/// What a claim is about (the `kind` and its parameters). Its kinds alone, as the `kind` key
+/// names them, are [`ClaimKind`].
+#[derive(
+    Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema, strum::EnumDiscriminants,
+)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[strum_discriminants(
+    name(ClaimKind),
+    derive(strum::IntoStaticStr, strum::EnumIter, strum::EnumString),
+    strum(serialize_all = "snake_case")
+)]
 pub enum ClaimSubject {
     LegalMove {
         #[serde(rename = "move")]
@@ -96,80 +105,38 @@ pub struct Claim {
     pub article: String,
 }
 
-/// The kind of a claim, as its `kind` key names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClaimKind {
-    LegalMove,
-    CastlingRight,
-    CastlingLegal,
-    EnPassant,
-    InCheck,
-    Checkmate,
-    Stalemate,
-    DeadPosition,
-    ThreefoldClaim,
-    Fivefold,
-    FiftyMoveClaim,
-    SeventyFive,
-    FlagResult,
-}
-
-/// Each kind's name and the parameters it takes (besides `kind`, `value` and `article`), as
-/// [`ClaimSubject`] reads them.
-const KINDS: [(ClaimKind, &str, &[&str]); 13] = [
-    (ClaimKind::LegalMove, "legal_move", &["move"]),
-    (
-        ClaimKind::CastlingRight,
-        "castling_right",
-        &["color", "wing"],
-    ),
-    (
-        ClaimKind::CastlingLegal,
-        "castling_legal",
-        &["color", "wing"],
-    ),
-    (ClaimKind::EnPassant, "en_passant", &["move"]),
-    (ClaimKind::InCheck, "in_check", &[]),
-    (ClaimKind::Checkmate, "checkmate", &[]),
-    (ClaimKind::Stalemate, "stalemate", &[]),
-    (ClaimKind::DeadPosition, "dead_position", &[]),
-    (ClaimKind::ThreefoldClaim, "threefold_claim", &[]),
-    (ClaimKind::Fivefold, "fivefold", &[]),
-    (ClaimKind::FiftyMoveClaim, "fifty_move_claim", &[]),
-    (ClaimKind::SeventyFive, "seventy_five", &[]),
-    (ClaimKind::FlagResult, "flag_result", &["flagged"]),
-];
-
 impl ClaimKind {
     /// The kind a `kind` value names, or an error listing the kinds.
     pub fn parse(name: &str) -> Result<ClaimKind, String> {
-        KINDS
-            .iter()
-            .find(|(_, n, _)| *n == name)
-            .map(|(k, _, _)| *k)
-            .ok_or_else(|| {
-                let names: Vec<&str> = KINDS.iter().map(|(_, n, _)| *n).collect();
-                format!(
-                    "unknown claim kind {name:?}; the kinds are {}",
-                    names.join(", ")
-                )
-            })
-    }
-
-    fn entry(self) -> &'static (ClaimKind, &'static str, &'static [&'static str]) {
-        KINDS
-            .iter()
-            .find(|(k, _, _)| *k == self)
-            .expect("every kind is in KINDS")
+        name.parse().map_err(|_| {
+            let names: Vec<&str> = ClaimKind::iter().map(ClaimKind::name).collect();
+            format!(
+                "unknown claim kind {name:?}; the kinds are {}",
+                names.join(", ")
+            )
+        })
     }
 
     pub fn name(self) -> &'static str {
-        self.entry().1
+        self.into()
     }
 
-    /// The parameters the kind takes, besides `kind`, `value` and `article`.
+    /// The parameters the kind takes, besides `kind`, `value` and `article`, as
+    /// [`ClaimSubject`] reads them.
     pub fn params(self) -> &'static [&'static str] {
-        self.entry().2
+        match self {
+            ClaimKind::LegalMove | ClaimKind::EnPassant => &["move"],
+            ClaimKind::CastlingRight | ClaimKind::CastlingLegal => &["color", "wing"],
+            ClaimKind::FlagResult => &["flagged"],
+            ClaimKind::InCheck
+            | ClaimKind::Checkmate
+            | ClaimKind::Stalemate
+            | ClaimKind::DeadPosition
+            | ClaimKind::ThreefoldClaim
+            | ClaimKind::Fivefold
+            | ClaimKind::FiftyMoveClaim
+            | ClaimKind::SeventyFive => &[],
+        }
     }
 }
 
@@ -181,21 +148,7 @@ impl std::fmt::Display for ClaimKind {
 
 impl ClaimSubject {
     pub fn kind(&self) -> ClaimKind {
-        match self {
-            ClaimSubject::LegalMove { .. } => ClaimKind::LegalMove,
-            ClaimSubject::CastlingRight { .. } => ClaimKind::CastlingRight,
-            ClaimSubject::CastlingLegal { .. } => ClaimKind::CastlingLegal,
-            ClaimSubject::EnPassant { .. } => ClaimKind::EnPassant,
-            ClaimSubject::InCheck => ClaimKind::InCheck,
-            ClaimSubject::Checkmate => ClaimKind::Checkmate,
-            ClaimSubject::Stalemate => ClaimKind::Stalemate,
-            ClaimSubject::DeadPosition => ClaimKind::DeadPosition,
-            ClaimSubject::ThreefoldClaim => ClaimKind::ThreefoldClaim,
-            ClaimSubject::Fivefold => ClaimKind::Fivefold,
-            ClaimSubject::FiftyMoveClaim => ClaimKind::FiftyMoveClaim,
-            ClaimSubject::SeventyFive => ClaimKind::SeventyFive,
-            ClaimSubject::FlagResult { .. } => ClaimKind::FlagResult,
-        }
+        ClaimKind::from(self)
     }
 }
 
@@ -451,7 +404,7 @@ mod tests {
             ClaimSubject::SeventyFive,
             ClaimSubject::FlagResult { flagged },
         ];
-        assert_eq!(subjects.len(), KINDS.len());
+        assert_eq!(subjects.len(), ClaimKind::iter().count());
         for subject in subjects {
             let kind = subject.kind();
             let Value::Object(map) = serde_json::to_value(&subject).unwrap() else {

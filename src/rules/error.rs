@@ -71,9 +71,20 @@ impl RulesError {
 /// JSON and batch lines, and the language server's error data. Written in snake case
 /// (`invalid_fen`); a client may rely on these and on nothing in the message.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize, utoipa::ToSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    serde::Deserialize,
+    utoipa::ToSchema,
+    strum::IntoStaticStr,
+    strum::EnumIter,
 )]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum ErrorCode {
     // The position or game (422 in the API).
     /// The FEN does not parse; the message names the field.
@@ -134,42 +145,7 @@ pub enum ErrorCode {
 impl ErrorCode {
     /// The code as written in JSON.
     pub fn as_str(self) -> &'static str {
-        use ErrorCode::*;
-        match self {
-            InvalidFen => "invalid_fen",
-            IllegalPosition => "illegal_position",
-            IllegalMove => "illegal_move",
-            BadNotation => "bad_notation",
-            BadPgn => "bad_pgn",
-            EmptyQuestion => "empty_question",
-            QuestionTooLong => "question_too_long",
-            PgnTooLarge => "pgn_too_large",
-            TooManyMoves => "too_many_moves",
-            BadJson => "bad_json",
-            BadBody => "bad_body",
-            EmptyBody => "empty_body",
-            InvalidField => "invalid_field",
-            EmptyParams => "empty_params",
-            EmptyQuery => "empty_query",
-            QueryTooLong => "query_too_long",
-            LineTooLong => "line_too_long",
-            BodyTooLarge => "body_too_large",
-            BodyTimeout => "body_timeout",
-            UriTooLong => "uri_too_long",
-            HeadersTooLarge => "headers_too_large",
-            UnsupportedMediaType => "unsupported_media_type",
-            MethodNotAllowed => "method_not_allowed",
-            NotFound => "not_found",
-            BadRequest => "bad_request",
-            Unprocessable => "unprocessable",
-            Busy => "busy",
-            Timeout => "timeout",
-            TooManyConnections => "too_many_connections",
-            ShuttingDown => "shutting_down",
-            Unavailable => "unavailable",
-            Internal => "internal",
-            Error => "error",
-        }
+        self.into()
     }
 }
 
@@ -198,43 +174,10 @@ mod tests {
 
     #[test]
     fn codes_are_written_as_serde_writes_them() {
-        use ErrorCode::*;
-        for code in [
-            InvalidFen,
-            IllegalPosition,
-            IllegalMove,
-            BadNotation,
-            BadPgn,
-            EmptyQuestion,
-            QuestionTooLong,
-            PgnTooLarge,
-            TooManyMoves,
-            BadJson,
-            BadBody,
-            EmptyBody,
-            InvalidField,
-            EmptyParams,
-            EmptyQuery,
-            QueryTooLong,
-            LineTooLong,
-            BodyTooLarge,
-            BodyTimeout,
-            UriTooLong,
-            HeadersTooLarge,
-            UnsupportedMediaType,
-            MethodNotAllowed,
-            NotFound,
-            BadRequest,
-            Unprocessable,
-            Busy,
-            Timeout,
-            TooManyConnections,
-            ShuttingDown,
-            Unavailable,
-            Internal,
-            Error,
-        ] {
+        use strum::IntoEnumIterator;
+        for code in ErrorCode::iter() {
             assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
         }
+        assert!(ErrorCode::iter().count() > 30);
     }
 }
