@@ -284,7 +284,7 @@ impl Arbiter {
     }
 
     /// One paragraph answering from a passage: a ruling's text, or a law passage's rule.
-    fn paragraph(&self, p: &Passage, kind: QuestionKind) -> String {
+    pub(super) fn paragraph(&self, p: &Passage, kind: QuestionKind) -> String {
         match &p.ruling {
             Some(meta) => {
                 // A sentence that introduces a diagram ("For example:") has nothing to show here.

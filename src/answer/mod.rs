@@ -17,6 +17,7 @@ pub mod matcher;
 pub mod position;
 pub mod request;
 pub mod semantic;
+mod unseen_board;
 
 use serde::{Deserialize, Serialize};
 
@@ -374,7 +375,11 @@ impl Arbiter {
             Ok(self.position_answer(question, &frame, game, disputed, &hits))
         } else {
             let spelt = frame::spell_out_pieces(question);
-            Ok(self.rulebook_answer(&spelt, &Frame::read(&spelt)))
+            let frame = Frame::read(&spelt);
+            let unseen = unseen_board::points_at_unseen_board(&frame)
+                .then(|| self.unseen_board_answer(&frame))
+                .flatten();
+            Ok(unseen.unwrap_or_else(|| self.rulebook_answer(&spelt, &frame)))
         }
     }
 

@@ -1,0 +1,112 @@
+//! "Is this mate?", "can I castle here?", "was that move legal?" asked without a position: the
+//! question points at a board the asker has not given, so no ruling can decide it. The answer
+//! says so first, asks for the position, and states the rule the checker would apply.
+
+use super::frame::Frame;
+use super::intent::Topic;
+use super::{Answer, Arbiter, Basis};
+
+/// Words that point at a board in front of the asker.
+const POINTING: &[&str] = &[
+    " this?",
+    " this ",
+    " here",
+    " that move",
+    " that legal",
+    " this position",
+    " it mate",
+    " it stalemate",
+    " it checkmate",
+];
+
+/// Words of a story: someone did something, and the question is what follows from it.
+const TELLING: &[&str] = &[
+    " he ",
+    " she ",
+    " they ",
+    "opponent",
+    "what now",
+    "what happens",
+    " did ",
+    "ed here",
+];
+
+/// Longest question read as pointing at a board (in words): a longer one tells a story the
+/// rulings answer ("he castled through check here, what now?").
+const MAX_WORDS: usize = 10;
+
+/// Whether a question asked without a position is about the position on the asker's board.
+pub fn points_at_unseen_board(frame: &Frame) -> bool {
+    defining_article(frame.intent.topic).is_some()
+        && frame.lower.split_whitespace().count() <= MAX_WORDS
+        && POINTING.iter().any(|w| frame.lower.contains(w))
+        && !TELLING.iter().any(|w| frame.lower.contains(w))
+}
+
+/// The article that states what the checker would test for a topic.
+fn defining_article(topic: Topic) -> Option<&'static str> {
+    Some(match topic {
+        Topic::Castling => "3.8.2",
+        Topic::EnPassant => "3.7.3.1",
+        Topic::Promotion => "3.7.3.3",
+        Topic::MoveLegality => "3.10.1",
+        Topic::Checkmate => "1.4.1",
+        Topic::Stalemate => "5.2.1",
+        Topic::Check => "3.9.1",
+        Topic::DeadPosition => "5.2.2",
+        Topic::Repetition => "9.2.2",
+        Topic::FiftyMoves => "9.3",
+        Topic::DrawClaim => "9.2.2",
+        Topic::Flag | Topic::Resignation | Topic::General => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_short_questions_about_the_board_in_front_of_the_asker() {
+        for q in [
+            "Is this mate?",
+            "can I castle here?",
+            "is this stalemate",
+            "En passant here?",
+        ] {
+            assert!(points_at_unseen_board(&Frame::read(q)), "{q}");
+        }
+        for q in [
+            "he castled through check here, what now?",
+            "Is it checkmate if the king cannot move but is not in check?",
+            "My opponent says this is stalemate. Is he right?",
+            "Can I castle if my rook is attacked?",
+        ] {
+            assert!(!points_at_unseen_board(&Frame::read(q)), "{q}");
+        }
+    }
+}
+
+impl Arbiter {
+    /// The answer to a question about a board that was not given.
+    pub(super) fn unseen_board_answer(&self, frame: &Frame) -> Option<Answer> {
+        let article = defining_article(frame.intent.topic)?;
+        let passage = self.book.article(article)?;
+        let rule = self.paragraph(passage, frame.kind);
+        let answer = format!(
+            "That depends on the position, which I cannot see: give it as FEN or PGN, or the moves played, and the rules checker will decide it.\n\nThe rule it applies: {rule}"
+        );
+        let citations = self.citations(&[article], &answer, &[]);
+        Some(Answer {
+            answer,
+            citations,
+            claims: vec![],
+            position: None,
+            topic: frame.intent.topic.name().into(),
+            basis: Basis::Rulebook,
+            marks: vec![],
+            confidence: 1.0,
+            played: Vec::new(),
+            disputed: None,
+        })
+    }
+}
