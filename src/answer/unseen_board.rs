@@ -61,31 +61,6 @@ fn defining_article(topic: Topic) -> Option<&'static str> {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_short_questions_about_the_board_in_front_of_the_asker() {
-        for q in [
-            "Is this mate?",
-            "can I castle here?",
-            "is this stalemate",
-            "En passant here?",
-        ] {
-            assert!(points_at_unseen_board(&Frame::read(q)), "{q}");
-        }
-        for q in [
-            "he castled through check here, what now?",
-            "Is it checkmate if the king cannot move but is not in check?",
-            "My opponent says this is stalemate. Is he right?",
-            "Can I castle if my rook is attacked?",
-        ] {
-            assert!(!points_at_unseen_board(&Frame::read(q)), "{q}");
-        }
-    }
-}
-
 impl Arbiter {
     /// The answer to a question about a board that was not given.
     pub(super) fn unseen_board_answer(&self, frame: &Frame) -> Option<Answer> {
@@ -108,5 +83,30 @@ impl Arbiter {
             played: Vec::new(),
             disputed: None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_short_questions_about_the_board_in_front_of_the_asker() {
+        for q in [
+            "Is this mate?",
+            "can I castle here?",
+            "is this stalemate",
+            "En passant here?",
+        ] {
+            assert!(points_at_unseen_board(&Frame::read(q)), "{q}");
+        }
+        for q in [
+            "he castled through check here, what now?",
+            "Is it checkmate if the king cannot move but is not in check?",
+            "My opponent says this is stalemate. Is he right?",
+            "Can I castle if my rook is attacked?",
+        ] {
+            assert!(!points_at_unseen_board(&Frame::read(q)), "{q}");
+        }
     }
 }
