@@ -286,7 +286,7 @@ fn stems_with(text: &str, stem: &mut impl FnMut(&str) -> String) -> Vec<String> 
         .map(|w| w.trim_matches('\''))
         .filter(|w| !w.is_empty())
         .collect();
-    for w in words.iter().copied() {
+    for &w in &words {
         let w = w.trim_matches('\'');
         if w.is_empty()
             || STOP_SET.contains(w)
