@@ -211,6 +211,7 @@ pub const ASKER_HOLDS: &[&str] = &[
     "with my ",
     "only my ",
     "my ",
+    "me: ",
 ];
 pub const OPPONENT_HOLDS: &[&str] = &[
     "he has ",
@@ -233,6 +234,7 @@ pub const OPPONENT_HOLDS: &[&str] = &[
     "his ",
     "her ",
     "opponent's ",
+    "opponent: ",
 ];
 
 /// Material said to belong to the asker or the opponent ("I have king and bishop", "vs his

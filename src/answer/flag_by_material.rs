@@ -118,8 +118,20 @@ pub struct FlagByMaterial {
 }
 
 /// The armies described after these words belong to White / Black / both.
-const WHITE_HOLDS: &[&str] = &["white has ", "white had ", "white with ", "white only has "];
-const BLACK_HOLDS: &[&str] = &["black has ", "black had ", "black with ", "black only has "];
+const WHITE_HOLDS: &[&str] = &[
+    "white has ",
+    "white had ",
+    "white with ",
+    "white only has ",
+    "white: ",
+];
+const BLACK_HOLDS: &[&str] = &[
+    "black has ",
+    "black had ",
+    "black with ",
+    "black only has ",
+    "black: ",
+];
 const YOU_HOLD: &[&str] = &["you have ", "you only have ", "you had ", "you still have "];
 const PLAYER_A_HOLDS: &[&str] = &["player a has ", "player a had ", "player a with "];
 const PLAYER_B_HOLDS: &[&str] = &["player b has ", "player b had ", "player b with "];
@@ -423,8 +435,24 @@ fn versus(text: &str) -> Option<Said<'_>> {
 /// rook"), and the text after it.
 fn army_at(text: &str) -> Option<Said<'_>> {
     const FILLER: &[&str] = &[
-        "a", "an", "the", "and", "plus", "&", "+", "with", "his", "her", "my", "their", "still",
+        "a",
+        "an",
+        "the",
+        "and",
+        "plus",
+        "&",
+        "+",
+        "with",
+        "his",
+        "her",
+        "my",
+        "their",
+        "still",
         "of",
+        "your",
+        "black's",
+        "white's",
+        "opponent's",
     ];
     const WHOLE: &[&str] = &["only", "just", "bare", "lone", "naked", "left", "alone"];
     let mut army = Army::bare();
@@ -506,6 +534,26 @@ mod tests {
         assert_eq!(f.mater.knights, 1);
         assert!(
             f.paragraph().starts_with("Black wins:"),
+            "{}",
+            f.paragraph()
+        );
+    }
+
+    #[test]
+    fn armies_after_a_colon_or_a_possessive_are_read() {
+        let f = read("White has king and knight against Black's king and knight and Black's flag falls. Who wins?")
+            .expect("read");
+        assert_eq!(f.flagged, Party::Black);
+        assert!(
+            f.paragraph().starts_with("White wins:"),
+            "{}",
+            f.paragraph()
+        );
+        let f = read("Me: knight and king, 1 minute left; opponent: knight and king. I run out of time. Do I lose?")
+            .expect("read");
+        assert_eq!(f.flagged, Party::Asker);
+        assert!(
+            f.paragraph().starts_with("Your opponent wins:"),
             "{}",
             f.paragraph()
         );

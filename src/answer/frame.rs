@@ -548,7 +548,7 @@ fn time_control_in(q: &str) -> Option<Setting> {
     static CONTROL: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
             r"(?x)
-            \b(\d{1,3})\s?\+\s?(\d{1,2})\b
+            \b(\d{1,3})\s?[+|]\s?(\d{1,2})\b
             | \b(\d{1,3})[\s-]?min(?:ute)?s?\s+(?:game|games|chess|time\ control|per\ (?:side|player)|each|rapid|blitz|tournament|event|match|swiss|round)\b
             | \bg\s?/\s?(\d{1,3})\b",
         )
@@ -725,6 +725,7 @@ mod tests {
         let setting = |q: &str| Frame::read(q).settings;
         assert_eq!(setting("In a 15+10 game he flagged"), [Setting::Rapid]);
         assert_eq!(setting("3+2, he castled with two hands"), [Setting::Blitz]);
+        assert_eq!(setting("in a 3|2 game he flagged"), [Setting::Blitz]);
         assert_eq!(
             setting("our 45 minute game, he had 3 minutes left"),
             [Setting::Rapid]

@@ -280,10 +280,13 @@ static STOP_SET: LazyLock<FxHashSet<&'static str>> =
 /// [`stems`], each word's stem given by `stem` (a look-up of the words already stemmed).
 fn stems_with(text: &str, stem: &mut impl FnMut(&str) -> String) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for w in text
-        .to_lowercase()
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-    {
+        .map(|w| w.trim_matches('\''))
+        .filter(|w| !w.is_empty())
+        .collect();
+    for &w in &words {
         let w = w.trim_matches('\'');
         if w.is_empty()
             || STOP_SET.contains(w)
@@ -300,6 +303,56 @@ fn stems_with(text: &str, stem: &mut impl FnMut(&str) -> String) -> Vec<String> 
         let stem = stem(w);
         if !out.contains(&stem) {
             out.push(stem);
+        }
+    }
+    for token in check_phrases(&words) {
+        if !out.iter().any(|o| o == token) {
+            out.push(token.to_string());
+        }
+    }
+    out
+}
+
+/// What a text says about check, beyond the word: "in check" (or "out of check") is a state,
+/// "into" / "through check" an attacked square, "give" / "with check" an action, "been in
+/// check" / "was checked" / "after a check" the past. The prepositions that carry this are stop
+/// words, so without these tokens "castle in check" and "castle with check" read alike.
+fn check_phrases(words: &[&str]) -> Vec<&'static str> {
+    const PAST: &[&str] = &[
+        "been",
+        "was",
+        "were",
+        "being",
+        "had",
+        "earlier",
+        "previously",
+    ];
+    let mut out = Vec::new();
+    for (i, &w) in words.iter().enumerate() {
+        if !matches!(w, "check" | "checked" | "checks") {
+            continue;
+        }
+        let back = |n: usize| if i >= n { words[i - n] } else { "" };
+        let past = (1..=4).any(|n| back(n) == "after")
+            || (w == "checked" && PAST.contains(&back(1)))
+            || (back(1) == "in" && PAST.contains(&back(2)))
+            || (w == "checked" && back(1) == "been");
+        let token = if past {
+            "checkpast"
+        } else {
+            match back(1) {
+                "in" => "checkstate",
+                "of" if back(2) == "out" => "checkstate",
+                "into" => "checkinto",
+                "through" | "thru" | "across" => "checkthrough",
+                "give" | "gives" | "giving" | "gave" | "with" | "deliver" | "delivers" => {
+                    "checkgive"
+                }
+                _ => continue,
+            }
+        };
+        if !out.contains(&token) {
+            out.push(token);
         }
     }
     out
@@ -699,6 +752,26 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn check_phrases_tell_state_action_and_past_apart() {
+        let has = |text: &str, token: &str| stems(text).iter().any(|s| s == token);
+        assert!(has("Can you castle in check?", "checkstate"));
+        assert!(has("castle out of check", "checkstate"));
+        assert!(has("castle with check", "checkgive"));
+        assert!(!has("Can castling give check?", "checkstate"));
+        assert!(has("can I castle through check", "checkthrough"));
+        assert!(has(
+            "Can you castle after you've been in check?",
+            "checkpast"
+        ));
+        assert!(!has(
+            "Can you castle after you've been in check?",
+            "checkstate"
+        ));
+        assert!(has("I was checked earlier", "checkpast"));
+        assert!(!has("I checkmated him", "checkstate"));
     }
 
     #[test]
