@@ -63,6 +63,50 @@ impl Postings {
         shared
     }
 
+    /// The best cosine with the query among each group's texts (0 when none shares a word;
+    /// `owner` gives each text's group): [`Postings::shared`] and [`Postings::cosine`] taken
+    /// only over the texts the query's words reach, most texts sharing none. The overlaps are
+    /// summed in the same order, so each cosine is the same number, and the running maximum
+    /// from 0 is the same whichever texts it skips (cosines are never negative nor NaN).
+    fn best_by_group(
+        &self,
+        query: &[(u32, f32)],
+        idf: &[f32],
+        q_norm: f32,
+        owner: &[u32],
+        groups: usize,
+    ) -> Vec<f32> {
+        thread_local! {
+            /// Overlaps (all 0 between calls) and the texts reached.
+            static SCRATCH: std::cell::RefCell<(Vec<f32>, Vec<u32>)> =
+                const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+        }
+        let mut best = vec![0.0f32; groups];
+        SCRATCH.with_borrow_mut(|(shared, reached)| {
+            if shared.len() < self.norms.len() {
+                shared.resize(self.norms.len(), 0.0);
+            }
+            for &(id, w) in query {
+                // Positive: a word's rarity is ln(1 + n / (d + 1)).
+                let x = w * idf[id as usize];
+                for &t in &self.lists[id as usize] {
+                    let s = &mut shared[t as usize];
+                    if *s == 0.0 {
+                        reached.push(t);
+                    }
+                    *s += x;
+                }
+            }
+            for &t in reached.iter() {
+                let b = &mut best[owner[t as usize] as usize];
+                *b = larger(*b, self.cosine(shared, t as usize, q_norm));
+                shared[t as usize] = 0.0;
+            }
+            reached.clear();
+        });
+        best
+    }
+
     /// Text `t`'s cosine with the query, from its overlap (`q_norm` counts the query's unknown
     /// words too).
     fn cosine(&self, shared: &[f32], t: usize, q_norm: f32) -> f32 {
@@ -94,6 +138,8 @@ pub struct RulingMatcher {
     ids: FxHashMap<String, u32>,
     idf: Vec<f32>,
     rulings: Vec<RulingEntry>,
+    /// Each phrasing's ruling (its number in `rulings`).
+    phrasing_ruling: Vec<u32>,
     phrasings: Postings,
     bodies: Postings,
     /// Each phrasing's meaning (word vectors, rarer words weighing more) as a unit vector
@@ -391,6 +437,7 @@ impl RulingMatcher {
             ids,
             idf,
             rulings: Vec::new(),
+            phrasing_ruling: Vec::new(),
             meanings: Vec::new(),
             meaning_scales: Vec::new(),
             unknown_weight: (1.0 + n).ln() * 0.5,
@@ -406,6 +453,11 @@ impl RulingMatcher {
                 scales.push(scale);
             }
         }
+        matcher.phrasing_ruling = rulings
+            .iter()
+            .enumerate()
+            .flat_map(|(r, entry)| entry.phrasings.clone().map(move |_| r as u32))
+            .collect();
         matcher.meanings = meanings;
         matcher.meaning_scales = scales;
         matcher.rulings = rulings;
@@ -498,7 +550,13 @@ impl RulingMatcher {
         if q_norm == 0.0 {
             return Vec::new();
         }
-        let phrasing = self.phrasings.shared(&query, &self.idf);
+        let phrasing = self.phrasings.best_by_group(
+            &query,
+            &self.idf,
+            q_norm,
+            &self.phrasing_ruling,
+            self.rulings.len(),
+        );
         let body = self.bodies.shared(&query, &self.idf);
         let alike = self.alike(question, weights);
         let mut scored: Vec<(usize, f32)> = self
@@ -506,10 +564,7 @@ impl RulingMatcher {
             .iter()
             .enumerate()
             .map(|(r, entry)| {
-                let range = entry.phrasings.clone();
-                let best = range.fold(0.0f32, |a, t| {
-                    larger(a, self.phrasings.cosine(&phrasing, t, q_norm))
-                });
+                let best = phrasing[r];
                 let body = self.bodies.cosine(&body, r, q_norm);
                 let words = (1.0 - weights.body) * best + weights.body * body;
                 let meant = alike.as_ref().map_or(0.0, |a| {
@@ -698,6 +753,49 @@ mod tests {
                     "{w}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn best_overlaps_are_the_dense_ones() {
+        let book = Rulebook::embedded().unwrap();
+        let matcher = RulingMatcher::new(&book);
+        let vocabulary = Vocabulary::embedded();
+        let mut texts: Vec<&str> = vec!["Can I castle out of check?", "zzzq unknownwords", ""];
+        texts.extend(book.passages.iter().map(|p| p.title.as_str()));
+        texts.extend(book.passages.iter().take(200).map(|p| p.text.as_str()));
+        for text in texts {
+            let (query, q_norm) = matcher.query(text, &vocabulary);
+            if q_norm == 0.0 {
+                continue;
+            }
+            let shared = matcher.phrasings.shared(&query, &matcher.idf);
+            let dense: Vec<u32> = matcher
+                .rulings
+                .iter()
+                .map(|entry| {
+                    entry
+                        .phrasings
+                        .clone()
+                        .fold(0.0f32, |a, t| {
+                            larger(a, matcher.phrasings.cosine(&shared, t, q_norm))
+                        })
+                        .to_bits()
+                })
+                .collect();
+            let sparse: Vec<u32> = matcher
+                .phrasings
+                .best_by_group(
+                    &query,
+                    &matcher.idf,
+                    q_norm,
+                    &matcher.phrasing_ruling,
+                    matcher.rulings.len(),
+                )
+                .into_iter()
+                .map(f32::to_bits)
+                .collect();
+            assert_eq!(dense, sparse, "{text}");
         }
     }
 
