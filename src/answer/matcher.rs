@@ -600,9 +600,13 @@ impl RulingMatcher {
             self.rulings
                 .iter()
                 .map(|r| {
-                    r.phrasings.clone().fold(0.0f32, |best, t| {
-                        larger(best, dots[t] as f32 * self.meaning_scales[t] * q_scale)
-                    })
+                    let range = r.phrasings.clone();
+                    dots[range.clone()]
+                        .iter()
+                        .zip(&self.meaning_scales[range])
+                        .fold(0.0f32, |best, (&d, &scale)| {
+                            larger(best, d as f32 * scale * q_scale)
+                        })
                 })
                 .collect(),
         )
@@ -660,49 +664,54 @@ fn dots_avx2(all: &[i8], q: &[i16]) -> Vec<i32> {
 #[target_feature(enable = "avx2")]
 fn dots_avx2_of<const N: usize>(all: &[i8], q: &[i16]) -> Vec<i32> {
     use std::arch::x86_64::*;
-    let load = |v: &[i16]| {
-        let v: &[i16; 16] = v.try_into().expect("16 lanes");
-        // SAFETY: an unaligned load of exactly the 32 bytes of `v`.
-        unsafe { _mm256_loadu_si256(v.as_ptr().cast()) }
-    };
-    // Sixteen bytes widened to 16 bits.
-    let widen = |v: &[i8]| {
-        let v: &[i8; 16] = v.try_into().expect("16 bytes");
-        // SAFETY: an unaligned load of exactly the 16 bytes of `v`.
-        _mm256_cvtepi8_epi16(unsafe { _mm_loadu_si128(v.as_ptr().cast()) })
-    };
-    let q: [__m256i; N] = std::array::from_fn(|i| load(&q[i * 16..(i + 1) * 16]));
-    // One vector's products, in eight 32-bit lanes.
-    let lanes = |p: &[i8]| {
-        let mut acc = _mm256_madd_epi16(widen(&p[..16]), q[0]);
+    assert_eq!(q.len(), 16 * N);
+    let size = 16 * N;
+    let count = all.len() / size;
+    // SAFETY (every load below): `p` is the start of one of the `count` whole vectors of
+    // `all`, so `p + i * 16 .. p + (i + 1) * 16` for `i < N` lies inside `all`; `q` holds
+    // exactly `N` × 16 values (asserted).
+    let q: [__m256i; N] =
+        std::array::from_fn(|i| unsafe { _mm256_loadu_si256(q.as_ptr().add(i * 16).cast()) });
+    // One vector's products, in eight 32-bit lanes: sixteen bytes at a time widened to 16
+    // bits and multiplied-and-added in pairs.
+    let lanes = |p: *const i8| {
+        let widen =
+            |i: usize| _mm256_cvtepi8_epi16(unsafe { _mm_loadu_si128(p.add(i * 16).cast()) });
+        let mut acc = _mm256_madd_epi16(widen(0), q[0]);
         for (i, &qv) in q.iter().enumerate().skip(1) {
-            acc = _mm256_add_epi32(acc, _mm256_madd_epi16(widen(&p[i * 16..(i + 1) * 16]), qv));
+            acc = _mm256_add_epi32(acc, _mm256_madd_epi16(widen(i), qv));
         }
         acc
     };
-    let size = 16 * N;
-    let mut out = Vec::with_capacity(all.len() / size);
-    let mut quads = all.chunks_exact(4 * size);
-    for p in &mut quads {
-        let a = _mm256_hadd_epi32(lanes(&p[..size]), lanes(&p[size..2 * size]));
-        let b = _mm256_hadd_epi32(lanes(&p[2 * size..3 * size]), lanes(&p[3 * size..]));
+    let mut out: Vec<i32> = Vec::with_capacity(count);
+    let base = all.as_ptr();
+    let dst = out.as_mut_ptr();
+    let quads = count / 4;
+    for k in 0..quads {
+        // SAFETY: vectors 4k .. 4k + 3 are among the `count` of `all`.
+        let p = unsafe { base.add(k * 4 * size) };
+        let (p1, p2, p3) = unsafe { (p.add(size), p.add(2 * size), p.add(3 * size)) };
+        let a = _mm256_hadd_epi32(lanes(p), lanes(p1));
+        let b = _mm256_hadd_epi32(lanes(p2), lanes(p3));
         let h = _mm256_hadd_epi32(a, b);
         let sums = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256::<1>(h));
-        let mut four = [0i32; 4];
-        // SAFETY: an unaligned store of exactly the 16 bytes of `four`.
-        unsafe { _mm_storeu_si128(four.as_mut_ptr().cast(), sums) };
-        out.extend_from_slice(&four);
+        // SAFETY: slots 4k .. 4k + 3 of the `count` reserved.
+        unsafe { _mm_storeu_si128(dst.add(4 * k).cast(), sums) };
     }
-    for p in quads.remainder().chunks_exact(size) {
-        let acc = lanes(p);
+    for k in 4 * quads..count {
+        // SAFETY: vector k is among the `count` of `all`.
+        let acc = lanes(unsafe { base.add(k * size) });
         let s = _mm_add_epi32(
             _mm256_castsi256_si128(acc),
             _mm256_extracti128_si256::<1>(acc),
         );
         let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
         let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
-        out.push(_mm_cvtsi128_si32(s));
+        // SAFETY: slot k of the `count` reserved.
+        unsafe { dst.add(k).write(_mm_cvtsi128_si32(s)) };
     }
+    // SAFETY: every one of the `count` slots was written above.
+    unsafe { out.set_len(count) };
     out
 }
 
