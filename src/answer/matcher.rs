@@ -559,32 +559,38 @@ impl RulingMatcher {
         );
         let body = self.bodies.shared(&query, &self.idf);
         let alike = self.alike(question, weights);
-        let mut scored: Vec<(usize, f32)> = self
-            .rulings
-            .iter()
-            .enumerate()
-            .map(|(r, entry)| {
-                let best = phrasing[r];
-                let body = self.bodies.cosine(&body, r, q_norm);
-                let words = (1.0 - weights.body) * best + weights.body * body;
-                let meant = alike.as_ref().map_or(0.0, |a| {
-                    ((a[r] - weights.semantic_floor) / (1.0 - weights.semantic_floor)).max(0.0)
-                });
-                (
-                    entry.passage,
-                    (1.0 - weights.semantic) * words + weights.semantic * meant,
-                )
-            })
-            .collect();
-        // The best `limit` as a stable sort by score would order them (rulings are in passage
-        // order), without sorting all 800.
+        // The best `limit` in the order a stable sort by score would give them (rulings are in
+        // passage order), kept as they come: a ruling no better than the worst kept is passed
+        // over after one comparison. The order is total and passages are distinct, so these
+        // are the same `limit` in the same order however they are found.
         let order = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        if limit > 0 && scored.len() > limit {
-            scored.select_nth_unstable_by(limit - 1, order);
+        let mut top: Vec<(usize, f32)> = Vec::with_capacity(limit + 1);
+        if limit == 0 {
+            return top;
         }
-        scored.truncate(limit);
-        scored.sort_unstable_by(order);
-        scored
+        for (r, entry) in self.rulings.iter().enumerate() {
+            let best = phrasing[r];
+            let body = self.bodies.cosine(&body, r, q_norm);
+            let words = (1.0 - weights.body) * best + weights.body * body;
+            let meant = alike.as_ref().map_or(0.0, |a| {
+                ((a[r] - weights.semantic_floor) / (1.0 - weights.semantic_floor)).max(0.0)
+            });
+            let scored = (
+                entry.passage,
+                (1.0 - weights.semantic) * words + weights.semantic * meant,
+            );
+            if top.len() == limit
+                && top
+                    .last()
+                    .is_some_and(|worst| order(&scored, worst).is_ge())
+            {
+                continue;
+            }
+            let at = top.partition_point(|kept| order(kept, &scored).is_lt());
+            top.insert(at, scored);
+            top.truncate(limit);
+        }
+        top
     }
 
     /// Each ruling's best cosine of the question's meaning with its phrasings' (0 at least), or
@@ -595,18 +601,20 @@ impl RulingMatcher {
         }
         let (q, q_scale) = quantise(&self.meaning(question)?);
         let q: Vec<i16> = q.into_iter().map(i16::from).collect();
-        let dots = dots(&self.meanings, &q);
+        // Each phrasing's cosine, in one pass the compiler vectorises (the same conversion and
+        // the same two products, in the same order, as one phrasing at a time).
+        let cosines: Vec<f32> = dots(&self.meanings, &q)
+            .iter()
+            .zip(&self.meaning_scales)
+            .map(|(&d, &scale)| d as f32 * scale * q_scale)
+            .collect();
         Some(
             self.rulings
                 .iter()
                 .map(|r| {
-                    let range = r.phrasings.clone();
-                    dots[range.clone()]
+                    cosines[r.phrasings.clone()]
                         .iter()
-                        .zip(&self.meaning_scales[range])
-                        .fold(0.0f32, |best, (&d, &scale)| {
-                            larger(best, d as f32 * scale * q_scale)
-                        })
+                        .fold(0.0f32, |best, &c| larger(best, c))
                 })
                 .collect(),
         )
