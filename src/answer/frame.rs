@@ -8,7 +8,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use regex::{Regex, RegexSet};
 
 use crate::rulebook::Setting;
 
@@ -470,69 +470,84 @@ fn split_or_if(q: &str) -> Option<Vec<String>> {
 }
 
 /// Settings named in a question.
+/// The settings' cues, in the order settings are reported.
+const SETTING_CUES: [(Setting, &[&str]); 8] = [
+    (Setting::Rapid, &["rapid", "quickplay", "quick play"]),
+    (
+        Setting::Blitz,
+        &["blitz", "bullet", "five minute", "lightning"],
+    ),
+    (Setting::Armageddon, &["armageddon", "draw odds"]),
+    (
+        Setting::Online,
+        &[
+            "online",
+            "lichess",
+            "chess.com",
+            "chesscom",
+            "internet",
+            " app ",
+            "server",
+        ],
+    ),
+    (
+        Setting::UsChess,
+        &["uscf", "us chess", "u.s. chess", "usa ", "american"],
+    ),
+    (
+        Setting::Chess960,
+        &[
+            "960",
+            "fischer random",
+            "fischerandom",
+            "freestyle",
+            "chess 960",
+        ],
+    ),
+    (
+        Setting::Unsupervised,
+        &[
+            "no arbiter",
+            "without an arbiter",
+            "without arbiter",
+            "unsupervised",
+            "no td",
+            "casual game",
+            "friendly game",
+            "no referee",
+        ],
+    ),
+    (
+        Setting::Standard,
+        &[
+            "classical",
+            "standard game",
+            "slow game",
+            "long game",
+            "standard time",
+            "fide rated classical",
+        ],
+    ),
+];
+
 pub fn settings_in(q: &str) -> Vec<Setting> {
-    let table: [(Setting, &[&str]); 8] = [
-        (Setting::Rapid, &["rapid", "quickplay", "quick play"]),
-        (
-            Setting::Blitz,
-            &["blitz", "bullet", "five minute", "lightning"],
-        ),
-        (Setting::Armageddon, &["armageddon", "draw odds"]),
-        (
-            Setting::Online,
-            &[
-                "online",
-                "lichess",
-                "chess.com",
-                "chesscom",
-                "internet",
-                " app ",
-                "server",
-            ],
-        ),
-        (
-            Setting::UsChess,
-            &["uscf", "us chess", "u.s. chess", "usa ", "american"],
-        ),
-        (
-            Setting::Chess960,
-            &[
-                "960",
-                "fischer random",
-                "fischerandom",
-                "freestyle",
-                "chess 960",
-            ],
-        ),
-        (
-            Setting::Unsupervised,
-            &[
-                "no arbiter",
-                "without an arbiter",
-                "without arbiter",
-                "unsupervised",
-                "no td",
-                "casual game",
-                "friendly game",
-                "no referee",
-            ],
-        ),
-        (
-            Setting::Standard,
-            &[
-                "classical",
-                "standard game",
-                "slow game",
-                "long game",
-                "standard time",
-                "fide rated classical",
-            ],
-        ),
-    ];
-    let mut found: Vec<Setting> = table
-        .iter()
-        .filter(|(_, words)| has(q, words))
-        .map(|(s, _)| *s)
+    // One pass over the question for all the cues (a set of alternations of the cues as
+    // literals, one per setting) instead of a substring search per cue: a setting is found
+    // when any of its cues occurs anywhere, as with `has`, in the table's order.
+    static CUES: LazyLock<RegexSet> = LazyLock::new(|| {
+        RegexSet::new(SETTING_CUES.iter().map(|(_, words)| {
+            words
+                .iter()
+                .map(|w| regex::escape(w))
+                .collect::<Vec<_>>()
+                .join("|")
+        }))
+        .expect("valid regex set")
+    });
+    let mut found: Vec<Setting> = CUES
+        .matches(q)
+        .into_iter()
+        .map(|i| SETTING_CUES[i].0)
         .collect();
     if let Some(s) = time_control_in(q).filter(|s| !found.contains(s)) {
         found.push(s);
@@ -631,6 +646,30 @@ fn acts_in(q: &str) -> Vec<Act> {
 mod tests {
     use super::*;
     use crate::answer::actors::PieceKind;
+
+    #[test]
+    fn settings_are_found_as_by_each_cue() {
+        let book = crate::rulebook::Rulebook::embedded().unwrap();
+        let mut texts: Vec<String> = vec![
+            "a 15+10 rapid game on lichess, no arbiter".into(),
+            "usa  blitz app  chess 960 classical".into(),
+            "in an app game".into(),
+            String::new(),
+        ];
+        texts.extend(book.passages.iter().map(|p| p.text.to_lowercase()));
+        texts.extend(book.passages.iter().map(|p| p.title.to_lowercase()));
+        for q in &texts {
+            let mut expected: Vec<Setting> = SETTING_CUES
+                .iter()
+                .filter(|(_, words)| has(q, words))
+                .map(|(s, _)| *s)
+                .collect();
+            if let Some(s) = time_control_in(q).filter(|s| !expected.contains(s)) {
+                expected.push(s);
+            }
+            assert_eq!(settings_in(q), expected, "{q}");
+        }
+    }
 
     #[test]
     fn kinds() {

@@ -63,6 +63,50 @@ impl Postings {
         shared
     }
 
+    /// The best cosine with the query among each group's texts (0 when none shares a word;
+    /// `owner` gives each text's group): [`Postings::shared`] and [`Postings::cosine`] taken
+    /// only over the texts the query's words reach, most texts sharing none. The overlaps are
+    /// summed in the same order, so each cosine is the same number, and the running maximum
+    /// from 0 is the same whichever texts it skips (cosines are never negative nor NaN).
+    fn best_by_group(
+        &self,
+        query: &[(u32, f32)],
+        idf: &[f32],
+        q_norm: f32,
+        owner: &[u32],
+        groups: usize,
+    ) -> Vec<f32> {
+        thread_local! {
+            /// Overlaps (all 0 between calls) and the texts reached.
+            static SCRATCH: std::cell::RefCell<(Vec<f32>, Vec<u32>)> =
+                const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+        }
+        let mut best = vec![0.0f32; groups];
+        SCRATCH.with_borrow_mut(|(shared, reached)| {
+            if shared.len() < self.norms.len() {
+                shared.resize(self.norms.len(), 0.0);
+            }
+            for &(id, w) in query {
+                // Positive: a word's rarity is ln(1 + n / (d + 1)).
+                let x = w * idf[id as usize];
+                for &t in &self.lists[id as usize] {
+                    let s = &mut shared[t as usize];
+                    if *s == 0.0 {
+                        reached.push(t);
+                    }
+                    *s += x;
+                }
+            }
+            for &t in reached.iter() {
+                let b = &mut best[owner[t as usize] as usize];
+                *b = larger(*b, self.cosine(shared, t as usize, q_norm));
+                shared[t as usize] = 0.0;
+            }
+            reached.clear();
+        });
+        best
+    }
+
     /// Text `t`'s cosine with the query, from its overlap (`q_norm` counts the query's unknown
     /// words too).
     fn cosine(&self, shared: &[f32], t: usize, q_norm: f32) -> f32 {
@@ -94,6 +138,8 @@ pub struct RulingMatcher {
     ids: FxHashMap<String, u32>,
     idf: Vec<f32>,
     rulings: Vec<RulingEntry>,
+    /// Each phrasing's ruling (its number in `rulings`).
+    phrasing_ruling: Vec<u32>,
     phrasings: Postings,
     bodies: Postings,
     /// Each phrasing's meaning (word vectors, rarer words weighing more) as a unit vector
@@ -444,6 +490,7 @@ impl RulingMatcher {
             ids,
             idf,
             rulings: Vec::new(),
+            phrasing_ruling: Vec::new(),
             meanings: Vec::new(),
             meaning_scales: Vec::new(),
             unknown_weight: (1.0 + n).ln() * 0.5,
@@ -459,6 +506,11 @@ impl RulingMatcher {
                 scales.push(scale);
             }
         }
+        matcher.phrasing_ruling = rulings
+            .iter()
+            .enumerate()
+            .flat_map(|(r, entry)| entry.phrasings.clone().map(move |_| r as u32))
+            .collect();
         matcher.meanings = meanings;
         matcher.meaning_scales = scales;
         matcher.rulings = rulings;
@@ -551,38 +603,47 @@ impl RulingMatcher {
         if q_norm == 0.0 {
             return Vec::new();
         }
-        let phrasing = self.phrasings.shared(&query, &self.idf);
+        let phrasing = self.phrasings.best_by_group(
+            &query,
+            &self.idf,
+            q_norm,
+            &self.phrasing_ruling,
+            self.rulings.len(),
+        );
         let body = self.bodies.shared(&query, &self.idf);
         let alike = self.alike(question, weights);
-        let mut scored: Vec<(usize, f32)> = self
-            .rulings
-            .iter()
-            .enumerate()
-            .map(|(r, entry)| {
-                let range = entry.phrasings.clone();
-                let best = range.fold(0.0f32, |a, t| {
-                    larger(a, self.phrasings.cosine(&phrasing, t, q_norm))
-                });
-                let body = self.bodies.cosine(&body, r, q_norm);
-                let words = (1.0 - weights.body) * best + weights.body * body;
-                let meant = alike.as_ref().map_or(0.0, |a| {
-                    ((a[r] - weights.semantic_floor) / (1.0 - weights.semantic_floor)).max(0.0)
-                });
-                (
-                    entry.passage,
-                    (1.0 - weights.semantic) * words + weights.semantic * meant,
-                )
-            })
-            .collect();
-        // The best `limit` as a stable sort by score would order them (rulings are in passage
-        // order), without sorting all 800.
+        // The best `limit` in the order a stable sort by score would give them (rulings are in
+        // passage order), kept as they come: a ruling no better than the worst kept is passed
+        // over after one comparison. The order is total and passages are distinct, so these
+        // are the same `limit` in the same order however they are found.
         let order = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        if limit > 0 && scored.len() > limit {
-            scored.select_nth_unstable_by(limit - 1, order);
+        let mut top: Vec<(usize, f32)> = Vec::with_capacity(limit + 1);
+        if limit == 0 {
+            return top;
         }
-        scored.truncate(limit);
-        scored.sort_unstable_by(order);
-        scored
+        for (r, entry) in self.rulings.iter().enumerate() {
+            let best = phrasing[r];
+            let body = self.bodies.cosine(&body, r, q_norm);
+            let words = (1.0 - weights.body) * best + weights.body * body;
+            let meant = alike.as_ref().map_or(0.0, |a| {
+                ((a[r] - weights.semantic_floor) / (1.0 - weights.semantic_floor)).max(0.0)
+            });
+            let scored = (
+                entry.passage,
+                (1.0 - weights.semantic) * words + weights.semantic * meant,
+            );
+            if top.len() == limit
+                && top
+                    .last()
+                    .is_some_and(|worst| order(&scored, worst).is_ge())
+            {
+                continue;
+            }
+            let at = top.partition_point(|kept| order(kept, &scored).is_lt());
+            top.insert(at, scored);
+            top.truncate(limit);
+        }
+        top
     }
 
     /// Each ruling's best cosine of the question's meaning with its phrasings' (0 at least), or
@@ -593,14 +654,20 @@ impl RulingMatcher {
         }
         let (q, q_scale) = quantise(&self.meaning(question)?);
         let q: Vec<i16> = q.into_iter().map(i16::from).collect();
-        let dots = dots(&self.meanings, &q);
+        // Each phrasing's cosine, in one pass the compiler vectorises (the same conversion and
+        // the same two products, in the same order, as one phrasing at a time).
+        let cosines: Vec<f32> = dots(&self.meanings, &q)
+            .iter()
+            .zip(&self.meaning_scales)
+            .map(|(&d, &scale)| d as f32 * scale * q_scale)
+            .collect();
         Some(
             self.rulings
                 .iter()
                 .map(|r| {
-                    r.phrasings.clone().fold(0.0f32, |best, t| {
-                        larger(best, dots[t] as f32 * self.meaning_scales[t] * q_scale)
-                    })
+                    cosines[r.phrasings.clone()]
+                        .iter()
+                        .fold(0.0f32, |best, &c| larger(best, c))
                 })
                 .collect(),
         )
@@ -658,49 +725,54 @@ fn dots_avx2(all: &[i8], q: &[i16]) -> Vec<i32> {
 #[target_feature(enable = "avx2")]
 fn dots_avx2_of<const N: usize>(all: &[i8], q: &[i16]) -> Vec<i32> {
     use std::arch::x86_64::*;
-    let load = |v: &[i16]| {
-        let v: &[i16; 16] = v.try_into().expect("16 lanes");
-        // SAFETY: an unaligned load of exactly the 32 bytes of `v`.
-        unsafe { _mm256_loadu_si256(v.as_ptr().cast()) }
-    };
-    // Sixteen bytes widened to 16 bits.
-    let widen = |v: &[i8]| {
-        let v: &[i8; 16] = v.try_into().expect("16 bytes");
-        // SAFETY: an unaligned load of exactly the 16 bytes of `v`.
-        _mm256_cvtepi8_epi16(unsafe { _mm_loadu_si128(v.as_ptr().cast()) })
-    };
-    let q: [__m256i; N] = std::array::from_fn(|i| load(&q[i * 16..(i + 1) * 16]));
-    // One vector's products, in eight 32-bit lanes.
-    let lanes = |p: &[i8]| {
-        let mut acc = _mm256_madd_epi16(widen(&p[..16]), q[0]);
+    assert_eq!(q.len(), 16 * N);
+    let size = 16 * N;
+    let count = all.len() / size;
+    // SAFETY (every load below): `p` is the start of one of the `count` whole vectors of
+    // `all`, so `p + i * 16 .. p + (i + 1) * 16` for `i < N` lies inside `all`; `q` holds
+    // exactly `N` × 16 values (asserted).
+    let q: [__m256i; N] =
+        std::array::from_fn(|i| unsafe { _mm256_loadu_si256(q.as_ptr().add(i * 16).cast()) });
+    // One vector's products, in eight 32-bit lanes: sixteen bytes at a time widened to 16
+    // bits and multiplied-and-added in pairs.
+    let lanes = |p: *const i8| {
+        let widen =
+            |i: usize| _mm256_cvtepi8_epi16(unsafe { _mm_loadu_si128(p.add(i * 16).cast()) });
+        let mut acc = _mm256_madd_epi16(widen(0), q[0]);
         for (i, &qv) in q.iter().enumerate().skip(1) {
-            acc = _mm256_add_epi32(acc, _mm256_madd_epi16(widen(&p[i * 16..(i + 1) * 16]), qv));
+            acc = _mm256_add_epi32(acc, _mm256_madd_epi16(widen(i), qv));
         }
         acc
     };
-    let size = 16 * N;
-    let mut out = Vec::with_capacity(all.len() / size);
-    let mut quads = all.chunks_exact(4 * size);
-    for p in &mut quads {
-        let a = _mm256_hadd_epi32(lanes(&p[..size]), lanes(&p[size..2 * size]));
-        let b = _mm256_hadd_epi32(lanes(&p[2 * size..3 * size]), lanes(&p[3 * size..]));
+    let mut out: Vec<i32> = Vec::with_capacity(count);
+    let base = all.as_ptr();
+    let dst = out.as_mut_ptr();
+    let quads = count / 4;
+    for k in 0..quads {
+        // SAFETY: vectors 4k .. 4k + 3 are among the `count` of `all`.
+        let p = unsafe { base.add(k * 4 * size) };
+        let (p1, p2, p3) = unsafe { (p.add(size), p.add(2 * size), p.add(3 * size)) };
+        let a = _mm256_hadd_epi32(lanes(p), lanes(p1));
+        let b = _mm256_hadd_epi32(lanes(p2), lanes(p3));
         let h = _mm256_hadd_epi32(a, b);
         let sums = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256::<1>(h));
-        let mut four = [0i32; 4];
-        // SAFETY: an unaligned store of exactly the 16 bytes of `four`.
-        unsafe { _mm_storeu_si128(four.as_mut_ptr().cast(), sums) };
-        out.extend_from_slice(&four);
+        // SAFETY: slots 4k .. 4k + 3 of the `count` reserved.
+        unsafe { _mm_storeu_si128(dst.add(4 * k).cast(), sums) };
     }
-    for p in quads.remainder().chunks_exact(size) {
-        let acc = lanes(p);
+    for k in 4 * quads..count {
+        // SAFETY: vector k is among the `count` of `all`.
+        let acc = lanes(unsafe { base.add(k * size) });
         let s = _mm_add_epi32(
             _mm256_castsi256_si128(acc),
             _mm256_extracti128_si256::<1>(acc),
         );
         let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
         let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
-        out.push(_mm_cvtsi128_si32(s));
+        // SAFETY: slot k of the `count` reserved.
+        unsafe { dst.add(k).write(_mm_cvtsi128_si32(s)) };
     }
+    // SAFETY: every one of the `count` slots was written above.
+    unsafe { out.set_len(count) };
     out
 }
 
@@ -772,6 +844,49 @@ mod tests {
         ));
         assert!(has("I was checked earlier", "checkpast"));
         assert!(!has("I checkmated him", "checkstate"));
+    }
+
+    #[test]
+    fn best_overlaps_are_the_dense_ones() {
+        let book = Rulebook::embedded().unwrap();
+        let matcher = RulingMatcher::new(&book);
+        let vocabulary = Vocabulary::embedded();
+        let mut texts: Vec<&str> = vec!["Can I castle out of check?", "zzzq unknownwords", ""];
+        texts.extend(book.passages.iter().map(|p| p.title.as_str()));
+        texts.extend(book.passages.iter().take(200).map(|p| p.text.as_str()));
+        for text in texts {
+            let (query, q_norm) = matcher.query(text, &vocabulary);
+            if q_norm == 0.0 {
+                continue;
+            }
+            let shared = matcher.phrasings.shared(&query, &matcher.idf);
+            let dense: Vec<u32> = matcher
+                .rulings
+                .iter()
+                .map(|entry| {
+                    entry
+                        .phrasings
+                        .clone()
+                        .fold(0.0f32, |a, t| {
+                            larger(a, matcher.phrasings.cosine(&shared, t, q_norm))
+                        })
+                        .to_bits()
+                })
+                .collect();
+            let sparse: Vec<u32> = matcher
+                .phrasings
+                .best_by_group(
+                    &query,
+                    &matcher.idf,
+                    q_norm,
+                    &matcher.phrasing_ruling,
+                    matcher.rulings.len(),
+                )
+                .into_iter()
+                .map(f32::to_bits)
+                .collect();
+            assert_eq!(dense, sparse, "{text}");
+        }
     }
 
     #[test]
