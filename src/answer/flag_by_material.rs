@@ -115,6 +115,9 @@ pub struct FlagByMaterial {
     flagged_army: Option<Army>,
     /// Rapid or blitz named: the same rule, said so.
     quick: bool,
+    /// An Armageddon game: a draw on the board is Black's match win under the usual
+    /// regulations.
+    armageddon: bool,
 }
 
 /// The armies described after these words belong to White / Black / both.
@@ -154,7 +157,7 @@ impl FlagByMaterial {
         if frame
             .settings
             .iter()
-            .any(|s| matches!(s, Setting::UsChess | Setting::Online | Setting::Armageddon))
+            .any(|s| matches!(s, Setting::UsChess | Setting::Online))
         {
             return None;
         }
@@ -195,6 +198,7 @@ impl FlagByMaterial {
             mater,
             flagged_army: army_of(flagged),
             quick: settings.contains(&Setting::Rapid) || settings.contains(&Setting::Blitz),
+            armageddon: settings.contains(&Setting::Armageddon),
         })
     }
 
@@ -225,7 +229,9 @@ impl FlagByMaterial {
             ),
             None => self.unknown_defender(&fell, &with),
         };
-        if self.quick {
+        if self.armageddon {
+            text.push_str(" In Armageddon the flag rule is the same (6.9); what a drawn game means for the match is set by the event's regulations, which usually count it as a win for Black (10.1).");
+        } else if self.quick {
             text.push_str(" The same rule holds in rapid and blitz (A.5.3).");
         }
         text.push_str(" The arbiter judges the actual position: give it as FEN or PGN and I will check whether a mate is still possible.");
@@ -557,6 +563,15 @@ mod tests {
             "{}",
             f.paragraph()
         );
+    }
+
+    #[test]
+    fn armageddon_keeps_the_flag_rule_and_names_the_draw_odds() {
+        let f = read("Armageddon: White has king and knight, Black has king and knight, and Black's flag falls. Who wins?")
+            .expect("read");
+        let text = f.paragraph();
+        assert!(text.starts_with("White wins:"), "{text}");
+        assert!(text.contains("win for Black (10.1)"), "{text}");
     }
 
     #[test]
