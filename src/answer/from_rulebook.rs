@@ -359,18 +359,13 @@ impl Arbiter {
         let answer = paragraphs.join("\n\n");
         let ordered = self.ordered_articles(&chosen, by_material.as_ref().map(|_| verdict_leads));
         let citations = self.citations(&ordered, &answer, &whole_hits);
-        Answer {
+        Answer::without_position(
             answer,
             citations,
-            claims: vec![],
-            position: None,
-            topic: frame.intent.topic.name().into(),
-            basis: Basis::Rulebook,
-            marks: vec![],
-            confidence: chosen.iter().map(|m| m.confidence).fold(1.0f32, f32::min),
-            played: Vec::new(),
-            disputed: None,
-        }
+            frame,
+            Basis::Rulebook,
+            chosen.iter().map(|m| m.confidence).fold(1.0f32, f32::min),
+        )
     }
 
     /// The passage for each part of a multi-part question (when at least two parts find
@@ -454,18 +449,7 @@ impl Arbiter {
                 closest.join("; ")
             )
         };
-        Answer {
-            answer,
-            citations: vec![],
-            claims: vec![],
-            position: None,
-            topic: frame.intent.topic.name().into(),
-            basis: Basis::Unknown,
-            marks: vec![],
-            confidence: 0.0,
-            played: Vec::new(),
-            disputed: None,
-        }
+        Answer::without_position(answer, vec![], frame, Basis::Unknown, 0.0)
     }
 }
 

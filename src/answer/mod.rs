@@ -82,6 +82,30 @@ pub struct Answer {
     pub disputed: Option<String>,
 }
 
+impl Answer {
+    /// An answer without a position: text, citations, the topic read and how sure it is.
+    fn without_position(
+        answer: String,
+        citations: Vec<Citation>,
+        frame: &Frame,
+        basis: Basis,
+        confidence: f32,
+    ) -> Answer {
+        Answer {
+            answer,
+            citations,
+            claims: vec![],
+            position: None,
+            topic: frame.intent.topic.name().into(),
+            basis,
+            marks: vec![],
+            confidence,
+            played: Vec::new(),
+            disputed: None,
+        }
+    }
+}
+
 /// What an answer rests on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]

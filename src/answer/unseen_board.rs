@@ -71,18 +71,13 @@ impl Arbiter {
             "That depends on the position, which I cannot see: give it as FEN or PGN, or the moves played, and the rules checker will decide it.\n\nThe rule it applies: {rule}"
         );
         let citations = self.citations(&[article], &answer, &[]);
-        Some(Answer {
+        Some(Answer::without_position(
             answer,
             citations,
-            claims: vec![],
-            position: None,
-            topic: frame.intent.topic.name().into(),
-            basis: Basis::Rulebook,
-            marks: vec![],
-            confidence: 1.0,
-            played: Vec::new(),
-            disputed: None,
-        })
+            frame,
+            Basis::Rulebook,
+            1.0,
+        ))
     }
 }
 
