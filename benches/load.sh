@@ -35,8 +35,12 @@ import json, sys, tomllib
 with open("tests/search_eval.toml", "rb") as f:
     questions = [json.dumps(q["text"])[1:-1] for q in tomllib.load(f)["query"]]
 head = 'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nquestions = {\n'
-table = "".join("  %s,\n" % json.dumps(q) for q in questions) + "}\ni = 0\n"
-for name, suffix in (("ask", ""), ("asknew", ' (q" .. i .. ")')):
+# Each wrk thread runs its own copy of the script: a thread number (set by setup) keeps the
+# threads' counters apart, so that "all new" never sends the same question twice.
+table = "".join("  %s,\n" % json.dumps(q) for q in questions) + "}\ni = 0\ntid = 0\n"
+table += 'threads = 0\nfunction setup(thread)\n  thread:set("tid", threads)\n  threads = threads + 1\nend\n'
+
+for name, suffix in (("ask", ""), ("asknew", ' (q" .. tid .. "-" .. i .. ")')):
     with open(f"{sys.argv[1]}/{name}.lua", "w") as out:
         out.write(head + table)
         out.write('request = function()\n  i = i + 1\n  local q = questions[i % #questions + 1]\n')
