@@ -469,7 +469,6 @@ fn split_or_if(q: &str) -> Option<Vec<String>> {
     ])
 }
 
-/// Settings named in a question.
 /// The settings' cues, in the order settings are reported.
 const SETTING_CUES: [(Setting, &[&str]); 8] = [
     (Setting::Rapid, &["rapid", "quickplay", "quick play"]),
@@ -530,6 +529,7 @@ const SETTING_CUES: [(Setting, &[&str]); 8] = [
     ),
 ];
 
+/// Settings named in a question.
 pub fn settings_in(q: &str) -> Vec<Setting> {
     // One pass over the question for all the cues (a set of alternations of the cues as
     // literals, one per setting) instead of a substring search per cue: a setting is found

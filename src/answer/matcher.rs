@@ -333,11 +333,7 @@ fn stems_with(text: &str, stem: &mut impl FnMut(&str) -> String) -> Vec<String> 
         .filter(|w| !w.is_empty())
         .collect();
     for &w in &words {
-        let w = w.trim_matches('\'');
-        if w.is_empty()
-            || STOP_SET.contains(w)
-            || (w.len() < 2 && !w.chars().all(|c| c.is_ascii_digit()))
-        {
+        if STOP_SET.contains(w) || (w.len() < 2 && !w.chars().all(|c| c.is_ascii_digit())) {
             continue;
         }
         let w = w.strip_suffix("'s").unwrap_or(w);
