@@ -5,6 +5,7 @@
 use shakmaty::{Color, Position, Rank, Role, Square};
 
 use super::{PositionAsk, PositionRuling, Ruled, sentence, side_name};
+use crate::answer::actors::subject;
 use crate::answer::claims::{ClaimSubject, Side};
 use crate::answer::intent::Topic;
 use crate::rules::describe::color_name;
@@ -27,7 +28,10 @@ impl PositionRuling for EnPassant {
             Some(mv) => candidates.iter().filter(|c| c.fits(mv)).collect(),
             None => candidates.iter().collect(),
         };
+        let capturer =
+            subject(&ask.lower, &["take", "capture"]).and_then(|a| ask.actors.side_of(&a));
         let mut ruled = match (ask.tested_move.as_deref(), asked.is_empty()) {
+            _ if capturer.is_some_and(|s| s != ask.mover()) => not_on_move(ask),
             (Some(mv), true) => named_move(ask, mv),
             (_, false) => candidates_ruling(ask, &asked),
             (None, true) => Ruled::new(format!(
@@ -48,6 +52,18 @@ impl PositionRuling for EnPassant {
         ruled.cite(["3.7.3.1", "3.7.3.2"]);
         ruled
     }
+}
+
+/// En passant asked for the side not on move: only the side to move may capture, and only on
+/// this move.
+fn not_on_move(ask: &PositionAsk) -> Ruled {
+    let mover = ask.mover();
+    Ruled::new(format!(
+        "No: it is {}'s move, not {}'s, and an en passant capture can only be made by the side to move, on the move right after the enemy pawn's two-square advance (3.7.3.2). {}",
+        side_name(mover),
+        side_name(mover.other()),
+        sentence(&ask.report.en_passant_info.reason)
+    ))
 }
 
 /// A capture that would be en passant if the enemy pawn had just advanced two squares: a pawn
