@@ -15,7 +15,10 @@
 //! split (use it on dev only; reading test misses would tune on them).
 //! `MATCH_TUNE='law=0.4;law=0.3,similarity=0.7' cargo test --release --test real_questions tune
 //! -- --ignored --nocapture` grades the dev split under each `;`-separated set of match weights
-//! (see `MatchTuning`), reading the rulebook from disk so that edited rulings need no rebuild.
+//! (see `MatchTuning`), reading the rulebook from disk so that edited rulings need no rebuild;
+//! `TUNE_SPLIT=/path/fresh.toml` grades another file instead of dev (a fresh set of real
+//! questions, graded once before anything is fixed for it; `SHOW=/path/fresh.toml` prints its
+//! misses).
 
 use std::collections::HashSet;
 
@@ -86,11 +89,21 @@ impl Grades {
     }
 }
 
+/// A split's file: `tests/real_questions/<split>.toml`, or `split` itself when it names a
+/// `.toml` file (a fresh set being graded before anything is tuned on it).
+fn split_path(split: &str) -> String {
+    if split.ends_with(".toml") {
+        split.to_string()
+    } else {
+        format!(
+            "{}/tests/real_questions/{split}.toml",
+            env!("CARGO_MANIFEST_DIR")
+        )
+    }
+}
+
 fn grade(arbiter: &Arbiter, split: &str) -> Grades {
-    let path = format!(
-        "{}/tests/real_questions/{split}.toml",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = split_path(split);
     let set: Set = toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let show = std::env::var("SHOW").is_ok_and(|s| s == split);
     let mut g = Grades::default();
@@ -176,10 +189,11 @@ fn tune() {
     let index = rules_arbiter::search::SearchIndex::build_in_memory(&book, vocabulary).unwrap();
     let mut arbiter = Arbiter::new(book, index);
     let sets = std::env::var("MATCH_TUNE").unwrap_or_default();
+    let split = std::env::var("TUNE_SPLIT").unwrap_or_else(|_| "dev".into());
     for set in std::iter::once("").chain(sets.split(';')) {
         let mut tuning = MatchTuning::default();
         tuning.set(set).unwrap();
         arbiter.set_match_tuning(tuning);
-        println!("{}  [{set}]", grade(&arbiter, "dev").line("dev"));
+        println!("{}  [{set}]", grade(&arbiter, &split).line(&split));
     }
 }
