@@ -283,6 +283,23 @@ impl Arbiter {
         out
     }
 
+    /// The passage a question without a position is answered from first, if any (the same
+    /// reading as [`Arbiter::ask`]; for evaluation tools that grade the matching alone).
+    pub fn matched_passage(&self, question: &str) -> Option<usize> {
+        let question = super::frame::spell_out_pieces(question);
+        let frame = Frame::read(&question);
+        let hits = self
+            .index
+            .search_with(&self.book, &question, 10, SearchMode::ANSWER);
+        let meaningful = self.domain_word_count(&question) > 0
+            || hits
+                .first()
+                .is_some_and(|h| h.matched_by == MatchedBy::Article);
+        self.matched_parts(&question, &frame, &hits, meaningful)
+            .first()
+            .map(|m| m.passage)
+    }
+
     /// One paragraph answering from a passage: a ruling's text, or a law passage's rule.
     pub(super) fn paragraph(&self, p: &Passage, kind: QuestionKind) -> String {
         match &p.ruling {
