@@ -539,11 +539,36 @@ fn whole_article_re() -> &'static Regex {
     })
 }
 
+/// Whether a number that looks like an article is a time of day or an amount instead: "9.00
+/// AM", "10.30", "1.5 seconds". No article number has a part with a leading zero ("0.1" is
+/// the preface's own) or above 13 (C.13, 11.13), nor is followed by a unit.
+fn reads_as_quantity(number: &str, after: &str) -> bool {
+    let no_article_part = number.split('.').skip(1).any(|part| {
+        part.len() > 1 && part.starts_with('0') || part.parse::<u32>().is_ok_and(|n| n > 13)
+    });
+    const UNITS: &[&str] = &[
+        "am", "a.m", "pm", "p.m", "h", "hr", "hrs", "hour", "hours", "min", "mins", "minute",
+        "minutes", "sec", "secs", "second", "seconds", "o'clock", "points", "pts",
+    ];
+    let next: String = after
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic() || *c == '.' || *c == '\'')
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let next = next.trim_end_matches('.');
+    no_article_part || UNITS.contains(&next)
+}
+
 /// Article numbers named in a query, in order ("art. 6.9", "9.6.2", "A.5.3").
 pub fn articles_in_query(query: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for c in article_query_re().captures_iter(query) {
-        let n = c[1].to_string();
+        let number = &c[1];
+        if reads_as_quantity(number, &query[c.get(1).map_or(0, |m| m.end())..]) {
+            continue;
+        }
+        let n = number.to_string();
         let n = match n.split_once('.') {
             Some((head, tail)) if head.chars().all(|c| c.is_ascii_alphabetic()) => {
                 format!("{}.{tail}", head.to_ascii_uppercase())
@@ -1848,6 +1873,20 @@ fn page_stems<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn times_and_amounts_are_not_articles() {
+        assert_eq!(
+            articles_in_query("see art. 6.9 and A.5.3"),
+            ["6.9", "A.5.3"]
+        );
+        assert_eq!(articles_in_query("is 9.6.2 automatic?"), ["9.6.2"]);
+        assert!(articles_in_query("the round started at 9.00 AM").is_empty());
+        assert!(articles_in_query("we began at 10.30, I was late").is_empty());
+        assert!(articles_in_query("he had 1.5 seconds left").is_empty());
+        assert!(articles_in_query("from 7.15 p.m. on").is_empty());
+        assert_eq!(articles_in_query("rule 9.2 at 9.05"), ["9.2"]);
+    }
 
     #[test]
     fn misspellings_are_corrected_to_rulebook_words() {
