@@ -10,6 +10,7 @@ pub mod claims;
 mod flag_by_material;
 pub mod frame;
 mod from_rulebook;
+mod time_control;
 #[doc(hidden)]
 pub use from_rulebook::MatchTuning;
 pub mod intent;
@@ -400,10 +401,11 @@ impl Arbiter {
         } else {
             let spelt = frame::spell_out_pieces(question);
             let frame = Frame::read(&spelt);
-            let unseen = unseen_board::points_at_unseen_board(&frame)
+            let computed = unseen_board::points_at_unseen_board(&frame)
                 .then(|| self.unseen_board_answer(&frame))
-                .flatten();
-            Ok(unseen.unwrap_or_else(|| self.rulebook_answer(&spelt, &frame)))
+                .flatten()
+                .or_else(|| self.time_control_answer(&frame));
+            Ok(computed.unwrap_or_else(|| self.rulebook_answer(&spelt, &frame)))
         }
     }
 

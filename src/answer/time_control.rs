@@ -1,0 +1,213 @@
+//! "Is a game of exactly 15 minutes rapid or blitz?", "does 10+5 count as blitz?": a time
+//! control the question asks to classify, classified by the rule of A.1 and B.1 rather than
+//! by the ruling whose example numbers happen to be nearest. The base time in minutes plus 60
+//! times the increment in seconds (in minutes: base + increment) decides: 10 or less is blitz,
+//! more than 10 and less than 60 rapid, 60 or more standard.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::frame::Frame;
+use super::{Answer, Arbiter, Basis};
+
+/// The kind of game a time control makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GameKind {
+    Blitz,
+    Rapid,
+    Standard,
+}
+
+/// A time control stated in a question, as classified.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeControlVerdict {
+    base_minutes: u32,
+    increment_seconds: u32,
+    kind: GameKind,
+}
+
+/// Words that ask which kind of game something is.
+const CLASSIFYING: &[&str] = &[
+    "rapid or blitz",
+    "blitz or rapid",
+    "rapid or standard",
+    "standard or rapid",
+    "rapid or classical",
+    "classical or rapid",
+    "blitz or standard",
+    "count as",
+    "counts as",
+    "counted as",
+    "considered",
+    "classif",
+    "categor",
+    "qualify as",
+    "qualifies as",
+    "fall under",
+    "falls under",
+    "what kind of game",
+    "what type of game",
+];
+
+/// A category word asked about directly: "is 15+0 rapid?", "is G/45 a rapid game?".
+static IS_CATEGORY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\bis\b[^?.]{0,50}\b(rapid|blitz|standard|classical)(\s+(game|chess|time control))?\s*\?",
+    )
+    .expect("valid regex")
+});
+
+/// A time control: "15+10", "15|10", "15 minutes", "15 min plus 10 seconds", "G/45", "G/30;+5".
+static CONTROL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)
+        \b(?P<b1>\d{1,3})\s?[+|]\s?(?P<i1>\d{1,2})\b
+        | \bg\s?/\s?(?P<b2>\d{1,3})\b(?:\s*[;,]?\s*(?:\+|inc(?:rement)?)\s*(?P<i2>\d{1,2})\b)?
+        | \b(?P<b3>\d{1,3}|ten|fifteen|twenty|thirty|five|three|sixty|ninety)[\s-]?(?:min(?:ute)?s?|m)\b
+          (?:[^.?!\d]{0,30}?(?:\+|plus|and|with|increment\ of)\s*(?:an?\ )?(?:increment\ of\ )?(?P<i3>\d{1,2})\s?(?:s|secs?|seconds?)\b)?",
+    )
+    .expect("valid regex")
+});
+
+fn number(text: &str) -> Option<u32> {
+    Some(match text {
+        "three" => 3,
+        "five" => 5,
+        "ten" => 10,
+        "fifteen" => 15,
+        "twenty" => 20,
+        "thirty" => 30,
+        "sixty" => 60,
+        "ninety" => 90,
+        digits => digits.parse().ok()?,
+    })
+}
+
+impl TimeControlVerdict {
+    /// The verdict when a one-part question asks to classify a time control it states.
+    pub fn read(frame: &Frame) -> Option<TimeControlVerdict> {
+        let q = frame.lower.as_str();
+        let asks = CLASSIFYING.iter().any(|w| q.contains(w)) || IS_CATEGORY.is_match(q);
+        if !asks || frame.parts.len() != 1 {
+            return None;
+        }
+        let c = CONTROL.captures(q)?;
+        let group = |names: [&str; 3]| names.iter().find_map(|n| c.name(n));
+        let base = number(group(["b1", "b2", "b3"])?.as_str())?;
+        let increment = match group(["i1", "i2", "i3"]) {
+            Some(m) => number(m.as_str())?,
+            None => 0,
+        };
+        let total = base + increment;
+        let kind = match total {
+            0 => return None,
+            1..=10 => GameKind::Blitz,
+            11..=59 => GameKind::Rapid,
+            _ => GameKind::Standard,
+        };
+        Some(TimeControlVerdict {
+            base_minutes: base,
+            increment_seconds: increment,
+            kind,
+        })
+    }
+
+    /// The article that defines the kind of game found.
+    fn deciding_article(&self) -> &'static str {
+        match self.kind {
+            GameKind::Blitz => "B.1",
+            GameKind::Rapid | GameKind::Standard => "A.1",
+        }
+    }
+
+    /// The decision and the sum behind it.
+    pub fn paragraph(&self) -> String {
+        let total = self.base_minutes + self.increment_seconds;
+        let sum = if self.increment_seconds == 0 {
+            format!("{} minutes per player with no increment", self.base_minutes)
+        } else {
+            format!(
+                "{} minutes plus {} seconds a move counts as {} + {} = {total} minutes per player (the increment is counted over 60 moves)",
+                self.base_minutes,
+                self.increment_seconds,
+                self.base_minutes,
+                self.increment_seconds
+            )
+        };
+        match self.kind {
+            GameKind::Blitz => format!(
+                "Blitz: {sum}, and a game of 10 minutes or less per player is blitz (B.1); rapid starts only above 10 minutes (A.1)."
+            ),
+            GameKind::Rapid => format!(
+                "Rapid: {sum}, which is more than 10 and less than 60 minutes, the rapid band (A.1); blitz is 10 minutes or less (B.1)."
+            ),
+            GameKind::Standard => format!(
+                "Standard: {sum}, which is 60 minutes or more, beyond the rapid band of more than 10 and less than 60 minutes (A.1), so the game is played under the standard rules."
+            ),
+        }
+    }
+}
+
+impl Arbiter {
+    /// The answer to a question that asks which kind of game a time control makes.
+    pub(super) fn time_control_answer(&self, frame: &Frame) -> Option<Answer> {
+        let verdict = TimeControlVerdict::read(frame)?;
+        let answer = verdict.paragraph();
+        let citations = self.citations(&[verdict.deciding_article(), "A.1", "B.1"], &answer, &[]);
+        Some(Answer::without_position(
+            answer,
+            citations,
+            frame,
+            Basis::Rulebook,
+            1.0,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(q: &str) -> Option<(u32, u32, GameKind)> {
+        TimeControlVerdict::read(&Frame::read(q))
+            .map(|v| (v.base_minutes, v.increment_seconds, v.kind))
+    }
+
+    #[test]
+    fn time_controls_asked_about_are_classified() {
+        use GameKind::*;
+        assert_eq!(
+            kind("is a game of precisely 15 minutes considered as rapid or blitz?"),
+            Some((15, 0, Rapid))
+        );
+        assert_eq!(kind("Is 10+0 blitz or rapid?"), Some((10, 0, Blitz)));
+        assert_eq!(kind("does 10+5 count as blitz?"), Some((10, 5, Rapid)));
+        assert_eq!(kind("is 3|2 blitz?"), Some((3, 2, Blitz)));
+        assert_eq!(kind("Is G/45 a rapid game?"), Some((45, 0, Rapid)));
+        assert_eq!(
+            kind("is 30 minutes plus 30 seconds increment rapid?"),
+            Some((30, 30, Standard))
+        );
+        assert_eq!(
+            kind("is ten minutes no increment blitz or rapid?"),
+            Some((10, 0, Blitz))
+        );
+        assert_eq!(
+            kind("Is 60 minutes each rapid or standard?"),
+            Some((60, 0, Standard))
+        );
+    }
+
+    #[test]
+    fn time_controls_merely_mentioned_are_not() {
+        for q in [
+            "In a 10+5 game I repeated the position and my opponent claimed a draw. Who is right?",
+            "I had 15 minutes left and my opponent offered a draw. Can I think about it?",
+            "what counts as rapid?",
+            "is 15+10 rapid, and do I have to keep score?",
+        ] {
+            assert_eq!(kind(q), None, "{q}");
+        }
+    }
+}
