@@ -85,6 +85,11 @@ impl Party {
         }
     }
 
+    /// "has", or "have" after "you".
+    fn has(self) -> &'static str {
+        if self == Party::Asker { "have" } else { "has" }
+    }
+
     fn possessive(self) -> &'static str {
         match self {
             Party::Asker => "your",
@@ -246,10 +251,9 @@ impl FlagByMaterial {
         } else {
             "a pawn, a knight, or a bishop running on the other colour from yours"
         };
+        let (who, has) = (self.flagged.name(), self.flagged.has());
         format!(
-            "It depends on what {} still has: {fell}, and against a bare king {with} cannot mate, so it is a draw; but if {} has {helpers}, a mate exists with that man hemming in its own king, so {} (6.9).",
-            self.flagged.name(),
-            self.flagged.name(),
+            "It depends on what {who} still {has}: {fell}, and against a bare king {with} cannot mate, so it is a draw; but if {who} {has} {helpers}, a mate exists with that man hemming in its own king, so {} (6.9).",
             self.wins_lower(mater)
         )
     }
@@ -582,6 +586,21 @@ mod tests {
         assert!(
             f.paragraph()
                 .starts_with("It depends on what your opponent still has")
+        );
+    }
+
+    #[test]
+    fn the_opponent_only_had_a_minor_piece_when_the_asker_lost_on_time() {
+        let f = read(
+            "I lost on time even though my opponent only had a King and Knight. Is that right?",
+        )
+        .expect("read");
+        assert_eq!(f.flagged, Party::Asker);
+        assert!(f.flagged_army.is_none());
+        let text = f.paragraph();
+        assert!(
+            text.starts_with("It depends on what you still have"),
+            "{text}"
         );
     }
 
