@@ -89,7 +89,17 @@ impl TimeControlVerdict {
     pub fn read(frame: &Frame) -> Option<TimeControlVerdict> {
         let q = frame.lower.as_str();
         let asks = CLASSIFYING.iter().any(|w| q.contains(w)) || IS_CATEGORY.is_match(q);
-        if !asks || frame.parts.len() != 1 {
+        // A second question joined on ("…rapid, and do we have to write the moves?") is left
+        // to the rulings, which answer both.
+        const JOINED: &[&str] = &[
+            ", and ",
+            " and do ",
+            " and can ",
+            " and must ",
+            " and is ",
+            " also ",
+        ];
+        if !asks || frame.parts.len() != 1 || JOINED.iter().any(|j| q.contains(j)) {
             return None;
         }
         let c = CONTROL.captures(q)?;
@@ -206,6 +216,7 @@ mod tests {
             "I had 15 minutes left and my opponent offered a draw. Can I think about it?",
             "what counts as rapid?",
             "is 15+10 rapid, and do I have to keep score?",
+            "We play 25 minutes each. Does that count as rapid and do we have to write the moves?",
         ] {
             assert_eq!(kind(q), None, "{q}");
         }
