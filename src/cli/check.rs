@@ -21,7 +21,8 @@ pub struct CheckArgs {
     /// report (or {"error": …}) per line, in order.
     #[arg(long)]
     pub batch: bool,
-    /// How long the unwinnability solver may take per side, in milliseconds (0 = no limit).
+    /// How much work the unwinnability solver may do per side, in milliseconds of solver work
+    /// (counted in nodes, so verdicts do not depend on the machine's load; 0 = no limit).
     #[arg(long, default_value_t = 40)]
     pub solver_budget_ms: u64,
 }

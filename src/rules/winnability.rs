@@ -45,10 +45,22 @@ impl Winnability {
     }
 }
 
-/// How long one query (one side of one position) may take. `None` means no time limit (a
-/// [`CancelToken`] still stops it).
+/// How much work one query (one side of one position) may do, in milliseconds of solver work.
+/// It is counted in solver nodes ([`NODES_PER_MS`] a millisecond), so that the same position
+/// gets the same verdict on a loaded server as on an idle one; a wall-clock deadline at
+/// [`DEADLINE_SLACK`] times the budget stops a query on a much slower machine. `None` means no
+/// limit (a [`CancelToken`] still stops it).
 #[derive(Debug, Clone, Copy)]
 pub struct SolverBudget(pub Option<Duration>);
+
+/// Solver nodes a millisecond, as measured on the hard position of chasolver's VENDORED.md
+/// (`kb6/b1p2p1p/1pP5/1P6/8/8/5P1P/5K2 w`): 520,000 nodes in a 40 ms budget, 12.7 million in
+/// 1 s, on the project's 2-core x86_64 machine.
+pub const NODES_PER_MS: u64 = 13_000;
+
+/// The wall-clock deadline of a budgeted query, in budgets: four times the time its nodes take
+/// on an idle machine.
+pub const DEADLINE_SLACK: u32 = 4;
 
 impl Default for SolverBudget {
     fn default() -> Self {
@@ -357,26 +369,27 @@ impl Query {
 fn solve(board: &chess::Board, winner: Color, budget: SolverBudget) -> Result<Found, String> {
     let token = current_token();
     let limits = chasolver::Limits {
-        deadline: budget.0.map(|d| Instant::now() + d),
+        deadline: budget.0.map(|d| Instant::now() + d * DEADLINE_SLACK),
         cancel: token.as_ref().map(|t| Arc::clone(&t.0)),
+        nodes: budget.0.map(|d| d.as_millis() as u64 * NODES_PER_MS),
     };
     let chess_winner = to_chess_color(winner);
     // The fast check, then the full analysis when it is inconclusive; in one call, which runs
     // the analysis's cheap first phases before the fast check (same verdicts, less work).
-    let outcome =
-        std::panic::catch_unwind(|| {
-            match chasolver::winnability_with_fast_check_within(board, chess_winner, &limits)? {
-                chasolver::Winnability::Winnable { helpmate } => {
-                    Some(Found::Winnable(helpmate.into()))
-                }
-                chasolver::Winnability::Unwinnable => Some(Found::Unwinnable),
-            }
+    let outcome = std::panic::catch_unwind(|| {
+        let (verdict, stopped) =
+            chasolver::winnability_with_fast_check_within(board, chess_winner, &limits);
+        let found = verdict.map(|v| match v {
+            chasolver::Winnability::Winnable { helpmate } => Found::Winnable(helpmate.into()),
+            chasolver::Winnability::Unwinnable => Found::Unwinnable,
         });
+        (found, stopped)
+    });
     match outcome {
-        Ok(Some(found)) => Ok(found),
-        Ok(None) => Err(if token.as_ref().is_some_and(CancelToken::is_cancelled) {
+        Ok((Some(found), _)) => Ok(found),
+        Ok((None, stopped)) => Err(if token.as_ref().is_some_and(CancelToken::is_cancelled) {
             "the request was cancelled before the solver finished".into()
-        } else if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+        } else if stopped {
             format!(
                 "not decided within the solver budget of {} ms",
                 budget.0.unwrap_or_default().as_millis()

@@ -1,4 +1,5 @@
-//! A stop condition for one query: a deadline, a flag set from another thread, or both.
+//! A stop condition for one query: a node count, a deadline, a flag set from another thread,
+//! or any of them.
 //!
 //! Added to the published 3.0.0 for Rules Arbiter (see VENDORED.md): without it a hard
 //! position runs for seconds and nothing can stop it. The searches ask [`should_stop`] at
@@ -18,12 +19,17 @@ pub struct Limits {
     pub deadline: Option<Instant>,
     /// Give up once this flag is set (from any thread).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Give up after this many nodes (calls of [`should_stop`]): unlike a deadline, the same
+    /// query stops at the same point on any machine under any load.
+    pub nodes: Option<u64>,
 }
 
 struct Active {
     limits: Limits,
     /// Nodes since the clock was last read.
     ticks: u32,
+    /// Nodes so far.
+    nodes: u64,
     stopped: bool,
 }
 
@@ -40,6 +46,7 @@ pub(crate) fn run<T>(limits: &Limits, f: impl FnOnce() -> T) -> (T, bool) {
     let active = Active {
         limits: limits.clone(),
         ticks: 0,
+        nodes: 0,
         stopped: false,
     };
     // Puts the caller's condition back on the way out, even if `f` panics (a caller may
@@ -76,6 +83,11 @@ pub(crate) fn should_stop() -> bool {
             active.stopped = true;
             return true;
         }
+        active.nodes += 1;
+        if active.limits.nodes.is_some_and(|n| active.nodes > n) {
+            active.stopped = true;
+            return true;
+        }
         if let Some(deadline) = active.limits.deadline {
             active.ticks += 1;
             if active.ticks >= CLOCK_EVERY {
@@ -106,6 +118,7 @@ mod tests {
         let limits = Limits {
             deadline: Some(Instant::now() - Duration::from_millis(1)),
             cancel: None,
+            nodes: None,
         };
         let (first, stopped) = run(&limits, || {
             let first = (0..1000).position(|_| should_stop());
@@ -118,11 +131,23 @@ mod tests {
     }
 
     #[test]
+    fn a_node_limit_stops_at_that_node() {
+        let limits = Limits {
+            nodes: Some(100),
+            ..Limits::default()
+        };
+        let (first, stopped) = run(&limits, || (0..1000).position(|_| should_stop()));
+        assert!(stopped);
+        assert_eq!(first, Some(100));
+    }
+
+    #[test]
     fn a_set_flag_stops_at_once() {
         let flag = Arc::new(AtomicBool::new(true));
         let limits = Limits {
             deadline: None,
             cancel: Some(flag),
+            nodes: None,
         };
         let (first, stopped) = run(&limits, should_stop);
         assert!(first && stopped);

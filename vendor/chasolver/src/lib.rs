@@ -94,19 +94,19 @@ pub fn is_unwinnable_fast_within(board: &Board, intended_winner: Color, limits: 
 /// promising lines), which decide most real positions, run first; the fast check runs only when
 /// they do not decide, and the rest of [`winnability`] then goes on from where they stopped. A
 /// Black query mirrors the board once. Gives up when `limits` say so (`None`, as
-/// [`winnability_within`]).
+/// [`winnability_within`]); the flag says whether they did (`None` without it: the analysis
+/// gave up by its own limits).
 ///
 /// Added for Rules Arbiter (see VENDORED.md).
 pub fn winnability_with_fast_check_within(
     board: &Board,
     intended_winner: Color,
     limits: &Limits,
-) -> Option<Winnability> {
+) -> (Option<Winnability>, bool) {
     budget::run(limits, || match intended_winner {
         Color::White => full::analysis_with_fast_check(board),
         Color::Black => {
             full::analysis_with_fast_check(&utils::mirror_board(board)).map(utils::mirror_moves)
         }
     })
-    .0
 }
