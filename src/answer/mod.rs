@@ -409,6 +409,13 @@ impl Arbiter {
         }
     }
 
+    /// An answer the rules settle without matching a ruling (a time control classified, a
+    /// board asked for): full confidence, the given articles cited first.
+    fn settled_answer(&self, answer: String, articles: &[&str], frame: &Frame) -> Answer {
+        let citations = self.citations(articles, &answer, &[]);
+        Answer::without_position(answer, citations, frame, Basis::Rulebook, 1.0)
+    }
+
     /// Ordered citations: the deciding articles, then every article the answer text mentions,
     /// then search hits nearly as relevant as the best; at most five, one per article.
     fn citations<S: AsRef<str>>(

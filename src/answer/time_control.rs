@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::frame::Frame;
-use super::{Answer, Arbiter, Basis};
+use super::{Answer, Arbiter};
 
 /// The kind of game a time control makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,14 +163,10 @@ impl Arbiter {
     /// The answer to a question that asks which kind of game a time control makes.
     pub(super) fn time_control_answer(&self, frame: &Frame) -> Option<Answer> {
         let verdict = TimeControlVerdict::read(frame)?;
-        let answer = verdict.paragraph();
-        let citations = self.citations(&[verdict.deciding_article(), "A.1", "B.1"], &answer, &[]);
-        Some(Answer::without_position(
-            answer,
-            citations,
+        Some(self.settled_answer(
+            verdict.paragraph(),
+            &[verdict.deciding_article(), "A.1", "B.1"],
             frame,
-            Basis::Rulebook,
-            1.0,
         ))
     }
 }

@@ -4,7 +4,7 @@
 
 use super::frame::Frame;
 use super::intent::Topic;
-use super::{Answer, Arbiter, Basis};
+use super::{Answer, Arbiter};
 
 /// Words that point at a board in front of the asker.
 const POINTING: &[&str] = &[
@@ -70,14 +70,7 @@ impl Arbiter {
         let answer = format!(
             "That depends on the position, which I cannot see: give it as FEN or PGN, or the moves played, and the rules checker will decide it.\n\nThe rule it applies: {rule}"
         );
-        let citations = self.citations(&[article], &answer, &[]);
-        Some(Answer::without_position(
-            answer,
-            citations,
-            frame,
-            Basis::Rulebook,
-            1.0,
-        ))
+        Some(self.settled_answer(answer, &[article], frame))
     }
 }
 
