@@ -47,8 +47,7 @@ pub struct MatchTuning {
     pub setting_other: f32,
     /// The share of meaning (word vectors) in a ruling's similarity.
     pub semantic: f32,
-    /// A cosine of meanings at or below this counts as nothing (0.7 for the vectors fitted to
-    /// sentences, whose cosines run higher than the first, word-alone ones, tuned at 0.5).
+    /// A cosine of meanings at or below this counts as nothing.
     pub semantic_floor: f32,
     /// A ruling's fit is at least its similarity times this, so that a near-exact phrasing
     /// is not lost when the search ranking missed its ruling (0: the blend alone).
@@ -73,7 +72,7 @@ impl Default for MatchTuning {
             special_unnamed: 0.5,
             setting_other: 0.55,
             semantic: 0.35,
-            semantic_floor: 0.7,
+            semantic_floor: 0.5,
             similarity_alone: 0.85,
             flag_unasked: 0.6,
         }

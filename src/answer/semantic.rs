@@ -1,10 +1,8 @@
 //! Static word vectors for semantic similarity between a question and a ruling's phrasing.
 //!
 //! The vectors were distilled once from an open sentence-embedding model (all-MiniLM-L6-v2) by
-//! `scripts/distill-embeddings`: each word embedded alone and reduced to 64 dimensions by PCA,
-//! then fitted so that a sentence's mean of word vectors (as [`WordVectors::sentence_with`]
-//! forms it) comes near the model's embedding of the whole sentence, for the rulebook's
-//! sentences, and quantised to int8 with one scale per word. The binary embeds the file
+//! `scripts/distill-embeddings`: each word embedded alone, reduced to 64 dimensions by PCA and
+//! quantised to int8 with one scale per word. The binary embeds the file
 //! (`rulebook/word-vectors.bin`, format in that script and in `rulebook/README.md`); nothing is
 //! downloaded or computed by a model at run time. A sentence is the mean of its known words'
 //! vectors, stop words skipped; compare two sentences with [`cosine`].
