@@ -17,9 +17,8 @@
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-use chasolver::Limits;
 use chess::{Board, Color};
-use rules_arbiter::rules::winnability::{DEADLINE_SLACK, NODES_PER_MS};
+use rules_arbiter::rules::winnability::SolverBudget;
 
 /// The allocator of the `arbiter` binary: chasolver allocates a transposition table per
 /// query, and with glibc's allocator the same queries take up to three times as long, which
@@ -72,12 +71,8 @@ fn report_queries(board: &Board, budget: Option<Duration>) -> usize {
     [Color::White, Color::Black]
         .into_iter()
         .filter(|&winner| {
-            // The limits the checker sets (rules::winnability::solve).
-            let limits = Limits {
-                deadline: budget.map(|d| Instant::now() + d * DEADLINE_SLACK),
-                cancel: None,
-                nodes: budget.map(|d| d.as_millis() as u64 * NODES_PER_MS),
-            };
+            // The limits the checker sets.
+            let limits = SolverBudget(budget).limits();
             chasolver::winnability_with_fast_check_within(board, winner, &limits)
                 .0
                 .is_some()

@@ -575,12 +575,38 @@ fn time_control_in(q: &str) -> Option<Setting> {
         (Some(base), Some(increment)) => base + increment,
         _ => number(3).or(number(4))?,
     };
-    Some(match total {
-        0 => return None,
-        1..=10 => Setting::Blitz,
-        11..=59 => Setting::Rapid,
-        _ => Setting::Standard,
-    })
+    GameKind::of_minutes(total).map(Setting::from)
+}
+
+/// The kind of game a time control makes (A.1, B.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameKind {
+    Blitz,
+    Rapid,
+    Standard,
+}
+
+impl GameKind {
+    /// The kind for a total in minutes (base minutes plus increment seconds, the increment
+    /// counted over 60 moves): 10 or less is blitz, under 60 rapid, else standard; `None` for 0.
+    pub fn of_minutes(total: u32) -> Option<GameKind> {
+        Some(match total {
+            0 => return None,
+            1..=10 => GameKind::Blitz,
+            11..=59 => GameKind::Rapid,
+            _ => GameKind::Standard,
+        })
+    }
+}
+
+impl From<GameKind> for Setting {
+    fn from(kind: GameKind) -> Setting {
+        match kind {
+            GameKind::Blitz => Setting::Blitz,
+            GameKind::Rapid => Setting::Rapid,
+            GameKind::Standard => Setting::Standard,
+        }
+    }
 }
 
 fn acts_in(q: &str) -> Vec<Act> {

@@ -288,16 +288,23 @@ impl Arbiter {
     pub fn matched_passage(&self, question: &str) -> Option<usize> {
         let question = super::frame::spell_out_pieces(question);
         let frame = Frame::read(&question);
-        let hits = self
-            .index
-            .search_with(&self.book, &question, 10, SearchMode::ANSWER);
-        let meaningful = self.domain_word_count(&question) > 0
-            || hits
-                .first()
-                .is_some_and(|h| h.matched_by == MatchedBy::Article);
+        let (hits, meaningful) = self.whole_question_hits(&question);
         self.matched_parts(&question, &frame, &hits, meaningful)
             .first()
             .map(|m| m.passage)
+    }
+
+    /// The search hits for a whole question, and whether it means anything to the rulebook
+    /// (a domain word, or an article named).
+    fn whole_question_hits(&self, question: &str) -> (Vec<Hit>, bool) {
+        let hits = self
+            .index
+            .search_with(&self.book, question, 10, SearchMode::ANSWER);
+        let meaningful = self.domain_word_count(question) > 0
+            || hits
+                .first()
+                .is_some_and(|h| h.matched_by == MatchedBy::Article);
+        (hits, meaningful)
     }
 
     /// One paragraph answering from a passage: a ruling's text, or a law passage's rule.
@@ -339,13 +346,7 @@ impl Arbiter {
 
     /// The answer to a question without a position.
     pub(super) fn rulebook_answer(&self, question: &str, frame: &Frame) -> Answer {
-        let whole_hits = self
-            .index
-            .search_with(&self.book, question, 10, SearchMode::ANSWER);
-        let meaningful = self.domain_word_count(question) > 0
-            || whole_hits
-                .first()
-                .is_some_and(|h| h.matched_by == MatchedBy::Article);
+        let (whole_hits, meaningful) = self.whole_question_hits(question);
         let mut chosen = self.matched_parts(question, frame, &whole_hits, meaningful);
         // A flag fall with the armies described is decided by their mating chances; rulings
         // on the flag rule itself would only repeat it in general terms. The verdict leads

@@ -8,16 +8,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::frame::Frame;
+use super::frame::{Frame, GameKind};
 use super::{Answer, Arbiter};
-
-/// The kind of game a time control makes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum GameKind {
-    Blitz,
-    Rapid,
-    Standard,
-}
 
 /// A time control stated in a question, as classified.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,13 +101,7 @@ impl TimeControlVerdict {
             Some(m) => number(m.as_str())?,
             None => 0,
         };
-        let total = base + increment;
-        let kind = match total {
-            0 => return None,
-            1..=10 => GameKind::Blitz,
-            11..=59 => GameKind::Rapid,
-            _ => GameKind::Standard,
-        };
+        let kind = GameKind::of_minutes(base + increment)?;
         Some(TimeControlVerdict {
             base_minutes: base,
             increment_seconds: increment,

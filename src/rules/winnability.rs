@@ -62,6 +62,18 @@ pub const NODES_PER_MS: u64 = 13_000;
 /// on an idle machine.
 pub const DEADLINE_SLACK: u32 = 4;
 
+impl SolverBudget {
+    /// chasolver's limits for one query starting now: the node count, and the deadline as the
+    /// safety net (no cancel flag: the caller adds its token).
+    pub fn limits(self) -> chasolver::Limits {
+        chasolver::Limits {
+            deadline: self.0.map(|d| Instant::now() + d * DEADLINE_SLACK),
+            cancel: None,
+            nodes: self.0.map(|d| d.as_millis() as u64 * NODES_PER_MS),
+        }
+    }
+}
+
 impl Default for SolverBudget {
     fn default() -> Self {
         SolverBudget(Some(Duration::from_millis(40)))
@@ -369,9 +381,8 @@ impl Query {
 fn solve(board: &chess::Board, winner: Color, budget: SolverBudget) -> Result<Found, String> {
     let token = current_token();
     let limits = chasolver::Limits {
-        deadline: budget.0.map(|d| Instant::now() + d * DEADLINE_SLACK),
         cancel: token.as_ref().map(|t| Arc::clone(&t.0)),
-        nodes: budget.0.map(|d| d.as_millis() as u64 * NODES_PER_MS),
+        ..budget.limits()
     };
     let chess_winner = to_chess_color(winner);
     // The fast check, then the full analysis when it is inconclusive; in one call, which runs
