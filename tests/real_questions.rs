@@ -135,8 +135,9 @@ fn grade(arbiter: &Arbiter, split: &str) -> Grades {
         g.top3 += top3 as usize;
         if show && !(fact && first) {
             println!(
-                "--- {} {}{}\nQ: {}\nWANT [{}] {} / must {:?}\nGOT  [{}] {}\n",
+                "--- {} {}{}{}\nQ: {}\nWANT [{}] {} / must {:?}\nGOT  [{}] {}\n",
                 q.id,
+                if wrong { "WRONG " } else { "" },
                 if fact { "" } else { "FACT " },
                 if first { "" } else { "FIRST" },
                 q.question,

@@ -56,6 +56,9 @@ pub struct MatchTuning {
     /// flag (a question about a knight moved like a bishop is not about knight against bishop
     /// on time).
     pub flag_unasked: f32,
+    /// How much a ruling gains when other search hits (law passages or rulings) rest on its
+    /// deciding article, or on an article within or above it: two readings agreeing.
+    pub article_vote: f32,
 }
 
 impl Default for MatchTuning {
@@ -75,6 +78,7 @@ impl Default for MatchTuning {
             semantic_floor: 0.5,
             similarity_alone: 0.85,
             flag_unasked: 0.6,
+            article_vote: 0.05,
         }
     }
 }
@@ -105,6 +109,7 @@ impl MatchTuning {
                 "semantic_floor" => &mut self.semantic_floor,
                 "similarity_alone" => &mut self.similarity_alone,
                 "flag_unasked" => &mut self.flag_unasked,
+                "article_vote" => &mut self.article_vote,
                 other => return Err(format!("unknown weight '{other}'")),
             };
             *field = v;
@@ -153,6 +158,21 @@ fn mentions_time(lower: &str) -> bool {
         .any(|w| lower.contains(w))
 }
 
+/// How strongly other hits vote for an article: the best relative score of a hit (not the
+/// passage itself) whose deciding article is the same, or contains or is contained in it.
+fn agreement_with(article: &str, passage: usize, votes: &[(&str, usize, f32)]) -> f32 {
+    let related = |other: &str| {
+        other == article
+            || other.strip_prefix(article).is_some_and(|r| r.starts_with('.'))
+            || article.strip_prefix(other).is_some_and(|r| r.starts_with('.'))
+    };
+    votes
+        .iter()
+        .filter(|(a, p, _)| *p != passage && related(a))
+        .map(|(_, _, score)| *score)
+        .fold(0.0, f32::max)
+}
+
 /// The passage chosen to answer one part of a question.
 #[derive(Debug, Clone)]
 struct PartMatch {
@@ -198,13 +218,19 @@ impl Arbiter {
             }
         }
         let time_unasked = !mentions_time(&frame.lower);
+        let votes = self.article_votes(hits, top_score);
         let mut out: Vec<Candidate> = found
             .into_iter()
             .map(|(passage, (similarity, rank))| {
                 let p = &self.book.passages[passage];
                 let fit = match &p.ruling {
                     Some(meta) => {
-                        let blend = t.similarity * similarity + (1.0 - t.similarity) * rank;
+                        let agreement = p
+                            .deciding_article()
+                            .map_or(0.0, |a| agreement_with(a, passage, &votes));
+                        let blend = t.similarity * similarity
+                            + (1.0 - t.similarity) * rank
+                            + t.article_vote * agreement;
                         let off_flag = time_unasked
                             && p.deciding_article().is_some_and(|a| FLAG_TEST.contains(&a));
                         blend.max(t.similarity_alone * similarity)
@@ -224,6 +250,21 @@ impl Arbiter {
             .collect();
         out.sort_by(|a, b| b.fit.total_cmp(&a.fit).then(a.passage.cmp(&b.passage)));
         out
+    }
+
+    /// The deciding article of each of the best search hits, with the hit's score relative to
+    /// the best one's, and the hit.
+    fn article_votes<'a>(&'a self, hits: &[Hit], top_score: f32) -> Vec<(&'a str, usize, f32)> {
+        if top_score < self.match_tuning.min_search_score {
+            return Vec::new();
+        }
+        hits.iter()
+            .take(10)
+            .filter_map(|h| {
+                let article = self.book.passages[h.passage].deciding_article()?;
+                Some((article, h.passage, h.score / top_score))
+            })
+            .collect()
     }
 
     /// The best passage for one part of a question, if the match can be trusted.
@@ -541,6 +582,15 @@ fn reads_like_contents(sentence: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn articles_agree_with_their_parents_and_children_only() {
+        let votes = [("9.2.3", 1, 0.8), ("9.3", 2, 0.9), ("9.2", 7, 1.0), ("9.20", 3, 0.95)];
+        // The passage's own hit does not vote; 9.3 and 9.20 are other articles.
+        assert_eq!(agreement_with("9.2", 7, &votes), 0.8);
+        assert_eq!(agreement_with("9.2.3.1", 5, &votes), 1.0);
+        assert_eq!(agreement_with("11.3", 5, &votes), 0.0);
+    }
 
     #[test]
     fn contents_sentences_are_recognised() {
