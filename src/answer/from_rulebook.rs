@@ -163,8 +163,12 @@ fn mentions_time(lower: &str) -> bool {
 fn agreement_with(article: &str, passage: usize, votes: &[(&str, usize, f32)]) -> f32 {
     let related = |other: &str| {
         other == article
-            || other.strip_prefix(article).is_some_and(|r| r.starts_with('.'))
-            || article.strip_prefix(other).is_some_and(|r| r.starts_with('.'))
+            || other
+                .strip_prefix(article)
+                .is_some_and(|r| r.starts_with('.'))
+            || article
+                .strip_prefix(other)
+                .is_some_and(|r| r.starts_with('.'))
     };
     votes
         .iter()
@@ -585,7 +589,12 @@ mod tests {
 
     #[test]
     fn articles_agree_with_their_parents_and_children_only() {
-        let votes = [("9.2.3", 1, 0.8), ("9.3", 2, 0.9), ("9.2", 7, 1.0), ("9.20", 3, 0.95)];
+        let votes = [
+            ("9.2.3", 1, 0.8),
+            ("9.3", 2, 0.9),
+            ("9.2", 7, 1.0),
+            ("9.20", 3, 0.95),
+        ];
         // The passage's own hit does not vote; 9.3 and 9.20 are other articles.
         assert_eq!(agreement_with("9.2", 7, &votes), 0.8);
         assert_eq!(agreement_with("9.2.3.1", 5, &votes), 1.0);
