@@ -312,6 +312,16 @@ const STOP: &[&str] = &[
     "says",
     "say",
     "think",
+    // Framing: "according to the laws", "officially", "per FIDE" say where the asker looks,
+    // not what the question is about.
+    "according",
+    "accordance",
+    "per",
+    "official",
+    "officially",
+    "law",
+    "laws",
+    "fide",
 ];
 
 /// The content words of a text, stop words removed, each reduced to its English stem
