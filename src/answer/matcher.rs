@@ -410,8 +410,54 @@ fn check_phrases(words: &[&str]) -> Vec<&'static str> {
     out
 }
 
-/// The Snowball stem of one word.
+/// The present form of an irregular past tense or participle ("ran", "fell", "drawn"), which
+/// Snowball leaves alone: "my time ran out" and "runs out of time" should meet.
+fn irregular_base(w: &str) -> Option<&'static str> {
+    Some(match w {
+        "ran" => "run",
+        "fell" | "fallen" => "fall",
+        "took" | "taken" => "take",
+        "made" => "make",
+        "gave" | "given" => "give",
+        "lost" => "lose",
+        "won" => "win",
+        "went" | "gone" => "go",
+        "wrote" | "written" => "write",
+        "saw" | "seen" => "see",
+        "forgot" | "forgotten" => "forget",
+        "came" => "come",
+        "held" => "hold",
+        "kept" => "keep",
+        "stood" => "stand",
+        "began" | "begun" => "begin",
+        "chose" | "chosen" => "choose",
+        "drew" | "drawn" => "draw",
+        "threw" | "thrown" => "throw",
+        "broke" | "broken" => "break",
+        "spoke" | "spoken" => "speak",
+        "struck" => "strike",
+        "caught" => "catch",
+        "rang" | "rung" => "ring",
+        "meant" => "mean",
+        "sent" => "send",
+        "spent" => "spend",
+        "knocked" => "knock",
+        _ => return None,
+    })
+}
+
+/// The stem of one word: Snowball's, after irregular verb forms are brought to their present
+/// form, with "checkmate" and "mate" as one word (they are, in the Laws).
 fn stem_word(w: &str) -> String {
+    let stem = snowball(irregular_base(w).unwrap_or(w));
+    match stem.strip_prefix("checkmat") {
+        Some(_) => "mate".to_string(),
+        None => stem,
+    }
+}
+
+/// The Snowball stem of one word.
+fn snowball(w: &str) -> String {
     thread_local! {
         static STEMMER: std::cell::RefCell<TextAnalyzer> = std::cell::RefCell::new(
             TextAnalyzer::builder(RawTokenizer::default())
@@ -830,6 +876,15 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn irregular_verbs_and_checkmate_meet_their_other_forms() {
+        assert_eq!(stems("my time ran out"), stems("my time runs out"));
+        assert_eq!(stems("the flag fell"), stems("the flag falls"));
+        assert_eq!(stems("the game is drawn"), stems("the game is a draw"));
+        assert_eq!(stems("I checkmated him"), stems("I mated him"));
+        assert_ne!(stems("stalemate"), stems("mate"));
     }
 
     #[test]
