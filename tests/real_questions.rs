@@ -168,15 +168,14 @@ fn real_questions_are_answered() {
     }
 }
 
-// Floors a little below the level reached (dev 45.8 / first 55.6 / top-3 73.2 / off-topic 11.1;
-// test 40.5 / 41.2 / 68.0 / 9.8): regression guards, far from the targets. The first-article
-// floor came down from 42 when 93 new rulings and 800 story phrasings landed: dev rose by six
-// points, the held-out test split's deciding-article-first fell from 47.1 to 41.2 (its fact and
-// top-3 rates rose slightly) — new rulings take questions by incidental words.
-const FLOOR_FACT: f64 = 35.0;
-const FLOOR_FIRST: f64 = 40.0;
-const FLOOR_TOP3: f64 = 60.0;
-const CEILING_OFF_TOPIC: f64 = 17.0;
+// Floors a little below the level reached (2026-12-04: dev 64.7 / first 60.1 / top-3 79.6 /
+// off-topic 4.1; test 50.3 / 46.4 / 68.0 / 8.5): regression guards, far from the targets. New
+// rulings can take questions by incidental words, so the first-article floor keeps a margin of
+// about four points on the test split.
+const FLOOR_FACT: f64 = 45.0;
+const FLOOR_FIRST: f64 = 42.0;
+const FLOOR_TOP3: f64 = 63.0;
+const CEILING_OFF_TOPIC: f64 = 12.0;
 
 #[test]
 #[ignore = "a tuning helper: grades dev under MATCH_TUNE's weight sets"]
