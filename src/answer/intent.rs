@@ -295,11 +295,39 @@ fn wing_asked(q: &str) -> Option<Wing> {
         &["kingside", "king side", "king's side", "short", "h-side"],
     ) || q.replace("o-o-o", "").contains("o-o")
         || q.replace("0-0-0", "").contains("0-0");
+    // A back-rank square said to be attacked names its wing: "his bishop attacks b1" is about
+    // castling long (a square a piece went to, "my king went to f1", does not).
+    let (short_square, long_square) =
+        if has(q, &["attack", "cover", "control", "guard", "under fire"]) {
+            back_rank_wings(q)
+        } else {
+            (false, false)
+        };
+    let (short, long) = if short || long {
+        (short, long)
+    } else {
+        (short_square, long_square)
+    };
     match (short, long) {
         (true, false) => Some(Wing::Kingside),
         (false, true) => Some(Wing::Queenside),
         _ => None,
     }
+}
+
+/// Whether the question names a back-rank square of the kingside (f1, g1, h1, f8, g8, h8) and
+/// of the queenside (a1 to d1, a8 to d8).
+fn back_rank_wings(q: &str) -> (bool, bool) {
+    let mut short = false;
+    let mut long = false;
+    for w in q.split(|c: char| !c.is_ascii_alphanumeric()) {
+        match w.as_bytes() {
+            [b'f'..=b'h', b'1' | b'8'] => short = true,
+            [b'a'..=b'd', b'1' | b'8'] => long = true,
+            _ => {}
+        }
+    }
+    (short, long)
 }
 
 /// The side a question is about when it names one as the actor ("can black castle", "if
@@ -387,6 +415,18 @@ mod tests {
             None
         );
         assert_eq!(understand("Can I castle short? And long?").wing, None);
+        assert_eq!(
+            understand("He says I can't castle because his bishop attacks b1").wing,
+            Some(Wing::Queenside)
+        );
+        assert_eq!(
+            understand("can I castle if g1 is attacked?").wing,
+            Some(Wing::Kingside)
+        );
+        assert_eq!(
+            understand("castle short even though b1 is attacked?").wing,
+            Some(Wing::Kingside)
+        );
         assert_eq!(
             understand("My pawn is on e3. Is e5 legal?").mv.as_deref(),
             Some("e5")

@@ -104,8 +104,15 @@ fn to_move(ask: &PositionAsk, side: Side, wing: Wing, ruled: &mut Ruled) -> Stri
     let st = castling_status(ask.report, side, wing);
     let name = side_name(side);
     let reason = reasons_text(st);
-    let sentence = if st.legal {
+    // "He says I can't castle; is he right?": a bare yes or no would answer the claim, not
+    // the castling, so the fact is stated without one.
+    let about_claim = asks_if_claim_is_right(&ask.lower);
+    let sentence = if st.legal && about_claim {
+        format!("{}.", reason.trim_end_matches('.'))
+    } else if st.legal {
         format!("Yes: {}.", reason.trim_end_matches('.'))
+    } else if !st.right && about_claim {
+        format!("{}.", reason.trim_end_matches('.'))
     } else if !st.right {
         format!("No: {}.", reason.trim_end_matches('.'))
     } else {
@@ -118,6 +125,30 @@ fn to_move(ask: &PositionAsk, side: Side, wing: Wing, ruled: &mut Ruled) -> Stri
     cite_and_mark(ruled, st);
     claims(ask, ruled, side, wing);
     sentence
+}
+
+/// Whether the question asks if someone's statement is right ("is he right?", "is that
+/// true?"), rather than asking about the move itself.
+fn asks_if_claim_is_right(lower: &str) -> bool {
+    const ASKS: &[&str] = &[
+        "is he right",
+        "is she right",
+        "is my opponent right",
+        "was he right",
+        "was she right",
+        "is he correct",
+        "is she correct",
+        "is that right",
+        "is that true",
+        "is that correct",
+        "is this true",
+        "is it true",
+        "who is right",
+        "who's right",
+        "is the arbiter right",
+        "was the arbiter right",
+    ];
+    ASKS.iter().any(|a| lower.contains(a))
 }
 
 /// The side not to move: the right, and whether castling would be possible on its turn if
