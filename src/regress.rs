@@ -35,6 +35,7 @@ use serde_json::Value;
 use crate::answer::claims::{Claim, ClaimKind, ClaimSubject, RESULTS};
 use crate::answer::{Answer, Arbiter, AskRequest, CheckRequest, MovesField};
 use crate::cli::SourceArgs;
+use crate::rulebook::article_matches;
 use crate::rulebook::{anchor_for_article, is_article_number};
 use crate::rules::notation::{normalise_san, resolve_move, san_plus};
 
@@ -805,20 +806,6 @@ pub struct CaseResult {
     pub citations: Vec<String>,
 }
 
-/// Whether an expected article number is satisfied by a cited one: equal, or one is the other's
-/// parent, provided the shorter has at least two parts ("3.8.2" ~ "3.8.2.1", "3" !~ "3.8").
-pub fn article_matches(expected: &str, cited: &str) -> bool {
-    if expected == cited {
-        return true;
-    }
-    let (short, long) = if expected.len() < cited.len() {
-        (expected, cited)
-    } else {
-        (cited, expected)
-    };
-    short.split('.').count() >= 2 && long.starts_with(short) && long[short.len()..].starts_with('.')
-}
-
 /// A citation counts only when it points at its own article (a citation whose number the
 /// rulebook lacks is shown but never matches).
 fn genuine(c: &crate::answer::Citation) -> bool {
@@ -1190,19 +1177,6 @@ pub fn run(args: RegressArgs) -> anyhow::Result<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn parent_and_child_articles_match() {
-        assert!(article_matches("3.8.2", "3.8.2.1"));
-        assert!(article_matches("3.8.2.1", "3.8.2"));
-        assert!(article_matches("A.5", "A.5.3"));
-        assert!(article_matches("9.6.2", "9.6.2"));
-        assert!(!article_matches("3", "3.8"));
-        assert!(!article_matches("3.8", "3"));
-        assert!(!article_matches("3.8.2", "3.8.21"));
-        assert!(!article_matches("3.8.2.1", "3.8.2.2"));
-        assert!(!article_matches("I.1", "II.1"));
-    }
 
     #[test]
     fn malformed_cases_name_file_case_and_field() {

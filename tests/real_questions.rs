@@ -24,7 +24,7 @@ use std::collections::HashSet;
 
 use regex::RegexBuilder;
 use rules_arbiter::answer::{Answer, Arbiter, AskRequest, MatchTuning};
-use rules_arbiter::regress::article_matches;
+use rules_arbiter::rulebook::article_matches;
 use serde::Deserialize;
 
 #[derive(Deserialize)]

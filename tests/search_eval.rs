@@ -17,8 +17,8 @@
 
 use std::time::{Duration, Instant};
 
-use rules_arbiter::regress::article_matches;
 use rules_arbiter::rulebook::Rulebook;
+use rules_arbiter::rulebook::article_matches;
 use rules_arbiter::search::{SearchIndex, SearchMode, Tuning, Vocabulary};
 use serde::Deserialize;
 

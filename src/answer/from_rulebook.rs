@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::rulebook::{PageKind, Passage, RulingMeta, Setting};
+use crate::rulebook::{PageKind, Passage, RulingMeta, Setting, article_matches};
 use crate::search::{Hit, MatchedBy, SearchMode};
 
 use super::actors::FLAG_VERBS;
@@ -161,18 +161,9 @@ fn mentions_time(lower: &str) -> bool {
 /// How strongly other hits vote for an article: the best relative score of a hit (not the
 /// passage itself) whose deciding article is the same, or contains or is contained in it.
 fn agreement_with(article: &str, passage: usize, votes: &[(&str, usize, f32)]) -> f32 {
-    let related = |other: &str| {
-        other == article
-            || other
-                .strip_prefix(article)
-                .is_some_and(|r| r.starts_with('.'))
-            || article
-                .strip_prefix(other)
-                .is_some_and(|r| r.starts_with('.'))
-    };
     votes
         .iter()
-        .filter(|(a, p, _)| *p != passage && related(a))
+        .filter(|(a, p, _)| *p != passage && article_matches(article, a))
         .map(|(_, _, score)| *score)
         .fold(0.0, f32::max)
 }
@@ -215,28 +206,33 @@ impl Arbiter {
         for (passage, sim) in self.matcher.rank(part, vocabulary, weights, 15) {
             found.entry(passage).or_default().0 = sim;
         }
+        // Each of the best hits' deciding article, for the article vote.
+        let mut votes: Vec<(&str, usize, f32)> = Vec::new();
         if top_score >= t.min_search_score {
             for h in hits.iter().take(10) {
+                let relative = h.score / top_score;
                 let rank = &mut found.entry(h.passage).or_default().1;
-                *rank = rank.max(h.score / top_score);
+                *rank = rank.max(relative);
+                if let Some(article) = self.book.passages[h.passage].deciding_article() {
+                    votes.push((article, h.passage, relative));
+                }
             }
         }
         let time_unasked = !mentions_time(&frame.lower);
-        let votes = self.article_votes(hits, top_score);
         let mut out: Vec<Candidate> = found
             .into_iter()
             .map(|(passage, (similarity, rank))| {
                 let p = &self.book.passages[passage];
                 let fit = match &p.ruling {
                     Some(meta) => {
-                        let agreement = p
-                            .deciding_article()
-                            .map_or(0.0, |a| agreement_with(a, passage, &votes));
+                        let deciding = p.deciding_article();
+                        let agreement =
+                            deciding.map_or(0.0, |a| agreement_with(a, passage, &votes));
                         let blend = t.similarity * similarity
                             + (1.0 - t.similarity) * rank
                             + t.article_vote * agreement;
-                        let off_flag = time_unasked
-                            && p.deciding_article().is_some_and(|a| FLAG_TEST.contains(&a));
+                        let off_flag =
+                            time_unasked && deciding.is_some_and(|a| FLAG_TEST.contains(&a));
                         blend.max(t.similarity_alone * similarity)
                             * t.setting_fit(meta, &frame.settings)
                             * if off_flag { t.flag_unasked } else { 1.0 }
@@ -254,21 +250,6 @@ impl Arbiter {
             .collect();
         out.sort_by(|a, b| b.fit.total_cmp(&a.fit).then(a.passage.cmp(&b.passage)));
         out
-    }
-
-    /// The deciding article of each of the best search hits, with the hit's score relative to
-    /// the best one's, and the hit.
-    fn article_votes<'a>(&'a self, hits: &[Hit], top_score: f32) -> Vec<(&'a str, usize, f32)> {
-        if top_score < self.match_tuning.min_search_score {
-            return Vec::new();
-        }
-        hits.iter()
-            .take(10)
-            .filter_map(|h| {
-                let article = self.book.passages[h.passage].deciding_article()?;
-                Some((article, h.passage, h.score / top_score))
-            })
-            .collect()
     }
 
     /// The best passage for one part of a question, if the match can be trusted.

@@ -297,17 +297,12 @@ fn wing_asked(q: &str) -> Option<Wing> {
         || q.replace("0-0-0", "").contains("0-0");
     // A back-rank square said to be attacked names its wing: "his bishop attacks b1" is about
     // castling long (a square a piece went to, "my king went to f1", does not).
-    let (short_square, long_square) =
-        if has(q, &["attack", "cover", "control", "guard", "under fire"]) {
+    let (short, long) =
+        if !(short || long) && has(q, &["attack", "cover", "control", "guard", "under fire"]) {
             back_rank_wings(q)
         } else {
-            (false, false)
+            (short, long)
         };
-    let (short, long) = if short || long {
-        (short, long)
-    } else {
-        (short_square, long_square)
-    };
     match (short, long) {
         (true, false) => Some(Wing::Kingside),
         (false, true) => Some(Wing::Queenside),

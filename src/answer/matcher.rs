@@ -450,9 +450,10 @@ fn irregular_base(w: &str) -> Option<&'static str> {
 /// form, with "checkmate" and "mate" as one word (they are, in the Laws).
 fn stem_word(w: &str) -> String {
     let stem = snowball(irregular_base(w).unwrap_or(w));
-    match stem.strip_prefix("checkmat") {
-        Some(_) => "mate".to_string(),
-        None => stem,
+    if stem.starts_with("checkmat") {
+        "mate".to_string()
+    } else {
+        stem
     }
 }
 

@@ -72,9 +72,36 @@ pub fn slug(text: &str) -> String {
     }
 }
 
+/// Whether an expected article number is satisfied by a cited one: equal, or one is the other's
+/// parent, provided the shorter has at least two parts ("3.8.2" ~ "3.8.2.1", "3" !~ "3.8").
+pub fn article_matches(expected: &str, cited: &str) -> bool {
+    if expected == cited {
+        return true;
+    }
+    let (short, long) = if expected.len() < cited.len() {
+        (expected, cited)
+    } else {
+        (cited, expected)
+    };
+    short.split('.').count() >= 2 && long.starts_with(short) && long[short.len()..].starts_with('.')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parent_and_child_articles_match() {
+        assert!(article_matches("3.8.2", "3.8.2.1"));
+        assert!(article_matches("3.8.2.1", "3.8.2"));
+        assert!(article_matches("A.5", "A.5.3"));
+        assert!(article_matches("9.6.2", "9.6.2"));
+        assert!(!article_matches("3", "3.8"));
+        assert!(!article_matches("3.8", "3"));
+        assert!(!article_matches("3.8.2", "3.8.21"));
+        assert!(!article_matches("3.8.2.1", "3.8.2.2"));
+        assert!(!article_matches("I.1", "II.1"));
+    }
 
     #[test]
     fn headings_and_anchors() {

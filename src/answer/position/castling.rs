@@ -106,15 +106,13 @@ fn to_move(ask: &PositionAsk, side: Side, wing: Wing, ruled: &mut Ruled) -> Stri
     let reason = reasons_text(st);
     // "He says I can't castle; is he right?": a bare yes or no would answer the claim, not
     // the castling, so the fact is stated without one.
-    let about_claim = asks_if_claim_is_right(&ask.lower);
-    let sentence = if st.legal && about_claim {
-        format!("{}.", reason.trim_end_matches('.'))
-    } else if st.legal {
-        format!("Yes: {}.", reason.trim_end_matches('.'))
-    } else if !st.right && about_claim {
-        format!("{}.", reason.trim_end_matches('.'))
-    } else if !st.right {
-        format!("No: {}.", reason.trim_end_matches('.'))
+    let verdict = match (asks_if_claim_is_right(&ask.lower), st.legal) {
+        (true, _) => "",
+        (false, true) => "Yes: ",
+        (false, false) => "No: ",
+    };
+    let sentence = if st.legal || !st.right {
+        format!("{verdict}{}.", reason.trim_end_matches('.'))
     } else {
         format!(
             "Not right now: {name} keeps the right to castle {}, but {}",
