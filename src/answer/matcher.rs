@@ -557,25 +557,31 @@ impl RulingMatcher {
             unknown_weight: (1.0 + n).ln() * 0.5,
             known_stems,
         };
-        let dims = matcher.vectors.dims();
-        let mut meanings = Vec::with_capacity(phrasings.len() * dims);
-        let mut scales = Vec::with_capacity(phrasings.len());
-        for r in &rulings {
-            for q in book.passages[r.passage].phrasings() {
-                let (m, scale) = quantise(&matcher.meaning(q).unwrap_or_else(|| vec![0.0; dims]));
-                meanings.extend(m);
-                scales.push(scale);
-            }
-        }
         matcher.phrasing_ruling = rulings
             .iter()
             .enumerate()
             .flat_map(|(r, entry)| entry.phrasings.clone().map(move |_| r as u32))
             .collect();
-        matcher.meanings = meanings;
-        matcher.meaning_scales = scales;
         matcher.rulings = rulings;
+        matcher.store_meanings(book);
         matcher
+    }
+
+    /// Every phrasing's meaning, quantised, in the order of the phrasing tables.
+    fn store_meanings(&mut self, book: &Rulebook) {
+        let dims = self.vectors.dims();
+        let count = self.phrasing_ruling.len();
+        let mut meanings = Vec::with_capacity(count * dims);
+        let mut scales = Vec::with_capacity(count);
+        for r in &self.rulings {
+            for q in book.passages[r.passage].phrasings() {
+                let (m, scale) = quantise(&self.meaning(q).unwrap_or_else(|| vec![0.0; dims]));
+                meanings.extend(m);
+                scales.push(scale);
+            }
+        }
+        self.meanings = meanings;
+        self.meaning_scales = scales;
     }
 
     /// [`stems`], with the rulings' words looked up.
