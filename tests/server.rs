@@ -78,6 +78,22 @@ fn every_route_and_bad_input() {
     );
     assert_eq!(status, 200, "{a}");
     assert_eq!(a["citations"][0]["article"], "3.8.2.2");
+
+    // A FEN pasted into the question is the position asked about.
+    let (status, a) = s.post_json(
+        "/api/ask",
+        &json!({"question": "Can I castle short here? r3k2r/8/8/8/2b5/8/8/R3K2R w KQkq - 0 1"}),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(
+        a["fen_from_question"],
+        "r3k2r/8/8/8/2b5/8/8/R3K2R w KQkq - 0 1"
+    );
+    assert_eq!(
+        a["position"]["fen"],
+        "r3k2r/8/8/8/2b5/8/8/R3K2R w KQkq - 0 1"
+    );
+    assert!(a["answer"].as_str().unwrap().contains("f1"), "{a}");
     assert!(
         a["citations"][0]["url"]
             .as_str()

@@ -81,6 +81,10 @@ pub struct Answer {
     /// before that move — to verify them, leave it out of the moves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disputed: Option<String>,
+    /// The FEN read from the question's own text, when the request gave no position but the
+    /// question did ("In this position: 8/8/… w - - 0 1, …"): the answer is about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fen_from_question: Option<String>,
 }
 
 impl Answer {
@@ -103,6 +107,7 @@ impl Answer {
             confidence,
             played: Vec::new(),
             disputed: None,
+            fen_from_question: None,
         }
     }
 }
@@ -391,6 +396,19 @@ impl Arbiter {
         if chars > MAX_QUESTION_CHARS {
             return Err(AnswerError::QuestionTooLong(chars));
         }
+        if !req.has_position()
+            && let Some(found) = request::position_in_question(question)
+        {
+            let inline = AskRequest {
+                question: found.question,
+                fen: Some(found.fen.clone()),
+                moves: Some(request::MovesField::List(found.moves)),
+                pgn: None,
+            };
+            let mut answer = self.ask(&inline)?;
+            answer.fen_from_question = Some(found.fen);
+            return Ok(answer);
+        }
         if req.has_position() {
             let frame = Frame::read(question);
             let hits = self
@@ -533,6 +551,7 @@ impl Arbiter {
             confidence: 1.0,
             played: played.added,
             disputed,
+            fen_from_question: None,
         }
     }
 }

@@ -1,5 +1,8 @@
 //! Request bodies shared by the CLI, the HTTP API and the language server.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use super::{AnswerError, MAX_MOVES, MAX_PGN_BYTES};
@@ -129,5 +132,140 @@ impl AskRequest {
             pgn: self.pgn.clone(),
             move_text: None,
         }
+    }
+}
+
+/// A FEN as players paste it into a question: the board, then as many of the other fields as
+/// they copied (a board alone is read with White to move).
+static FEN_IN_TEXT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?:^|[^A-Za-z0-9/])",
+        r"([pnbrqkPNBRQK1-8]{1,8}(?:/[pnbrqkPNBRQK1-8]{1,8}){7})",
+        r"(?:\s+([wb])",
+        r"(?:\s+(-|[KQkqA-Ha-h]{1,4})",
+        r"(?:\s+(-|[a-h][36])",
+        r"(?:\s+(\d{1,3})\s+(\d{1,4}))?)?)?)?",
+        r"(?:[^A-Za-z0-9/]|$)",
+    ))
+    .expect("FEN pattern")
+});
+
+/// A position written into the question's text ("In this position: 8/8/3rk3/8/8/2K5/8/8 w - -
+/// 0 1 how can White mate?"): the FEN, its missing fields filled in (White to move, no
+/// castling, no en passant, clocks 0 and 1), and the question with the FEN taken out. `None`
+/// when there is none, or when it is no legal position (the question is then answered
+/// without one, as if it were prose).
+pub fn position_in_question(question: &str) -> Option<InlinePosition> {
+    let found = FEN_IN_TEXT.captures(question)?;
+    let field = |i: usize, default: &'static str| found.get(i).map_or(default, |m| m.as_str());
+    let fen = format!(
+        "{} {} {} {} {} {}",
+        field(1, ""),
+        field(2, "w"),
+        field(3, "-"),
+        field(4, "-"),
+        field(5, "0"),
+        field(6, "1"),
+    );
+    let start = found.get(1)?.start();
+    let mut end = (1..=6)
+        .filter_map(|i| found.get(i))
+        .map(|m| m.end())
+        .max()?;
+    let (moves, moves_end) = moves_after(&question[end..]);
+    end += moves_end;
+    // Moves that do not replay from the FEN mean it was misread: no position rather than the
+    // wrong one.
+    Game::from_moves(Some(&fen), &moves).ok()?;
+    let mut rest = question[..start].to_string();
+    rest.push(' ');
+    rest.push_str(&question[end..]);
+    let question = rest.split_whitespace().collect::<Vec<_>>().join(" ");
+    Some(InlinePosition {
+        fen,
+        moves,
+        question,
+    })
+}
+
+/// A position found in a question's text, and the question without it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InlinePosition {
+    pub fen: String,
+    /// Moves written right after the FEN ("… w - - 0 1 1. Ka6 Rd8 2. Ka7"), in order.
+    pub moves: Vec<String>,
+    pub question: String,
+}
+
+/// A move list at the start of `text` ("1. Ka6 Rd8 2. Ka7 Ra8+"), as moves, and where it ends.
+/// It must open with a move number, so that prose after a FEN is never read as moves.
+fn moves_after(text: &str) -> (Vec<String>, usize) {
+    static MOVE_LIST: LazyLock<Regex> = LazyLock::new(|| {
+        let number = r"\d{1,3}\.+";
+        let san = r"(?:O-O(?:-O)?|0-0(?:-0)?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=?[QRBN])?)[+#]?";
+        Regex::new(&format!(
+            r#"^[\s"'\])]*{number}\s*{san}(?:\s+(?:{number}\s*)?{san})*"#
+        ))
+        .expect("move list pattern")
+    });
+    match MOVE_LIST.find(text) {
+        Some(m) => {
+            let list = text[..m.end()].trim_start_matches(|c: char| !c.is_ascii_digit());
+            (split_moves(&list.replace('.', ". ")), m.end())
+        }
+        None => (Vec::new(), 0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{InlinePosition, position_in_question};
+
+    fn fen_in_question(text: &str) -> Option<(String, String)> {
+        position_in_question(text).map(|p| (p.fen, p.question))
+    }
+
+    #[test]
+    fn a_fen_in_the_text_is_read_and_taken_out() {
+        let (fen, rest) = fen_in_question(
+            "And in this position: 8/8/3rk3/8/8/2K5/8/8 w - - 0 1 how can the white king mate?",
+        )
+        .unwrap();
+        assert_eq!(fen, "8/8/3rk3/8/8/2K5/8/8 w - - 0 1");
+        assert_eq!(rest, "And in this position: how can the white king mate?");
+    }
+
+    #[test]
+    fn missing_fields_are_filled_in() {
+        let (fen, _) =
+            fen_in_question("[d]5rkr/8/8/8/8/8/8/RKR5 w - - is queenside castling allowed?")
+                .unwrap();
+        assert_eq!(fen, "5rkr/8/8/8/8/8/8/RKR5 w - - 0 1");
+        let (fen, rest) = fen_in_question("Is 8/8/8/4k3/4p3/4N3/4K3/8 a draw?").unwrap();
+        assert_eq!(fen, "8/8/8/4k3/4p3/4N3/4K3/8 w - - 0 1");
+        assert_eq!(rest, "Is a draw?");
+    }
+
+    #[test]
+    fn moves_after_the_fen_are_played() {
+        let found = position_in_question(
+            "A draw? [FEN \"8/2kr4/8/K7/8/8/8/8 w - - 0 1\"] 1. Ka6 Rd8 2. Ka7 Ra8+ and White flags",
+        );
+        let expected = InlinePosition {
+            fen: "8/2kr4/8/K7/8/8/8/8 w - - 0 1".into(),
+            moves: vec!["Ka6".into(), "Rd8".into(), "Ka7".into(), "Ra8+".into()],
+            question: "A draw? [FEN \" and White flags".into(),
+        };
+        assert_eq!(found, Some(expected));
+        // Moves that cannot be played from the FEN: no position at all.
+        assert!(position_in_question("8/2kr4/8/K7/8/8/8/8 w - - 0 1 1. Kh8").is_none());
+    }
+
+    #[test]
+    fn no_legal_position_no_fen() {
+        assert!(fen_in_question("Can I castle out of check?").is_none());
+        // Two white kings: not a position, so the question stays prose.
+        assert!(fen_in_question("what about K7/8/8/8/8/8/8/K6k w - - 0 1").is_none());
+        assert!(fen_in_question("a date 1/2/3/4/5/6/7/8 is not a board").is_none());
     }
 }
