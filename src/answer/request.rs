@@ -139,12 +139,12 @@ impl AskRequest {
 /// they copied (a board alone is read with White to move).
 static FEN_IN_TEXT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"(?:^|[^A-Za-z0-9/])",
+        r"(?:^|[^A-Za-z0-9])",
         r"([pnbrqkPNBRQK1-8]{1,8}(?:/[pnbrqkPNBRQK1-8]{1,8}){7})",
-        r"(?:\s+([wb])",
-        r"(?:\s+(-|[KQkqA-Ha-h]{1,4})",
-        r"(?:\s+(-|[a-h][36])",
-        r"(?:\s+(\d{1,3})\s+(\d{1,4}))?)?)?)?",
+        r"(?:[\s_]+([wb])",
+        r"(?:[\s_]+(-|[KQkqA-Ha-h]{1,4})",
+        r"(?:[\s_]+(-|[a-h][36])",
+        r"(?:[\s_]+(\d{1,3})[\s_]+(\d{1,4}))?)?)?)?",
         r"(?:[^A-Za-z0-9/]|$)",
     ))
     .expect("FEN pattern")
@@ -244,6 +244,16 @@ mod tests {
         let (fen, rest) = fen_in_question("Is 8/8/8/4k3/4p3/4N3/4K3/8 a draw?").unwrap();
         assert_eq!(fen, "8/8/8/4k3/4p3/4N3/4K3/8 w - - 0 1");
         assert_eq!(rest, "Is a draw?");
+    }
+
+    #[test]
+    fn a_lichess_link_is_a_position() {
+        let (fen, rest) = fen_in_question(
+            "Dead? (https://lichess.org/analysis/standard/3k4/8/8/p2p2p1/P2P2P1/8/3p4/3K4_w_-_-)",
+        )
+        .unwrap();
+        assert_eq!(fen, "3k4/8/8/p2p2p1/P2P2P1/8/3p4/3K4 w - - 0 1");
+        assert_eq!(rest, "Dead? (https://lichess.org/analysis/standard/ )");
     }
 
     #[test]
