@@ -85,6 +85,10 @@ pub struct Answer {
     /// question did ("In this position: 8/8/… w - - 0 1, …"): the answer is about it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fen_from_question: Option<String>,
+    /// The moves read from the question's own text (after its FEN, or from the starting
+    /// position), in order: with `fen_from_question`, the game the answer is about.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub moves_from_question: Vec<String>,
 }
 
 impl Answer {
@@ -108,6 +112,7 @@ impl Answer {
             played: Vec::new(),
             disputed: None,
             fen_from_question: None,
+            moves_from_question: Vec::new(),
         }
     }
 }
@@ -397,16 +402,8 @@ impl Arbiter {
             return Err(AnswerError::QuestionTooLong(chars));
         }
         if !req.has_position()
-            && let Some(found) = request::position_in_question(question)
+            && let Some(answer) = self.ask_with_position_in_text(question)
         {
-            let inline = AskRequest {
-                question: found.question,
-                fen: Some(found.fen.clone()),
-                moves: Some(request::MovesField::List(found.moves)),
-                pgn: None,
-            };
-            let mut answer = self.ask(&inline)?;
-            answer.fen_from_question = Some(found.fen);
             return Ok(answer);
         }
         if req.has_position() {
@@ -425,6 +422,22 @@ impl Arbiter {
                 .or_else(|| self.time_control_answer(&frame));
             Ok(computed.unwrap_or_else(|| self.rulebook_answer(&spelt, &frame)))
         }
+    }
+
+    /// The answer about a position the question writes out itself (a FEN, a game's moves), if
+    /// it has one that can be played out; else the question is prose.
+    fn ask_with_position_in_text(&self, question: &str) -> Option<Answer> {
+        let found = request::position_in_question(question)?;
+        let inline = AskRequest {
+            question: found.question,
+            fen: found.fen.clone(),
+            moves: Some(request::MovesField::List(found.moves.clone())),
+            pgn: None,
+        };
+        let mut answer = self.ask(&inline).ok()?;
+        answer.fen_from_question = found.fen;
+        answer.moves_from_question = found.moves;
+        Some(answer)
     }
 
     /// An answer the rules settle without matching a ruling (a time control classified, a
@@ -552,6 +565,7 @@ impl Arbiter {
             played: played.added,
             disputed,
             fen_from_question: None,
+            moves_from_question: Vec::new(),
         }
     }
 }

@@ -150,13 +150,22 @@ static FEN_IN_TEXT: LazyLock<Regex> = LazyLock::new(|| {
     .expect("FEN pattern")
 });
 
-/// A position written into the question's text ("In this position: 8/8/3rk3/8/8/2K5/8/8 w - -
-/// 0 1 how can White mate?"): the FEN, its missing fields filled in (White to move, no
-/// castling, no en passant, clocks 0 and 1), and the question with the FEN taken out. `None`
-/// when there is none, or when it is no legal position (the question is then answered
-/// without one, as if it were prose).
+/// A position written into the question's text: a FEN ("In this position: 8/8/3rk3/8/8/2K5/8/8
+/// w - - 0 1 how can White mate?"), its missing fields filled in (White to move, no castling,
+/// no en passant, clocks 0 and 1), with the moves written right after it; or, without a FEN, a
+/// game's moves from the start ("1. e4 c5 2. d4 cxd4 … 13. Bxe5 O-O-O"). `None` when there is
+/// neither, or when the FEN is no legal position or its moves do not replay (the question is
+/// then answered as prose). A move list alone is not replayed here: its last move may be the
+/// one in dispute, which [`super::Arbiter::ask`] deals with.
 pub fn position_in_question(question: &str) -> Option<InlinePosition> {
-    let found = FEN_IN_TEXT.captures(question)?;
+    match FEN_IN_TEXT.captures(question) {
+        Some(found) => fen_and_moves(question, &found),
+        None => game_moves(question),
+    }
+}
+
+/// [`position_in_question`] for a FEN found in the text.
+fn fen_and_moves(question: &str, found: &regex::Captures) -> Option<InlinePosition> {
     let field = |i: usize, default: &'static str| found.get(i).map_or(default, |m| m.as_str());
     let fen = format!(
         "{} {} {} {} {} {}",
@@ -177,22 +186,41 @@ pub fn position_in_question(question: &str) -> Option<InlinePosition> {
     // Moves that do not replay from the FEN mean it was misread: no position rather than the
     // wrong one.
     Game::from_moves(Some(&fen), &moves).ok()?;
-    let mut rest = question[..start].to_string();
-    rest.push(' ');
-    rest.push_str(&question[end..]);
-    let question = rest.split_whitespace().collect::<Vec<_>>().join(" ");
     Some(InlinePosition {
-        fen,
+        fen: Some(fen),
         moves,
-        question,
+        question: without(question, start, end),
     })
+}
+
+/// [`position_in_question`] for a game's moves from the start, written from move 1.
+fn game_moves(question: &str) -> Option<InlinePosition> {
+    static FIRST_MOVE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?:^|[^0-9A-Za-z.])1\.\s*[a-hNBRQKO]").expect("pattern"));
+    let at = FIRST_MOVE.find(question)?;
+    let start = at.start() + question[at.start()..].find('1')?;
+    let (moves, length) = moves_after(&question[start..]);
+    // One move is a reference to a move ("1. e4 is the best"), not a game.
+    (moves.len() >= 2).then(|| InlinePosition {
+        fen: None,
+        moves,
+        question: without(question, start, start + length),
+    })
+}
+
+/// The question with `start..end` taken out, its spaces tidied.
+fn without(question: &str, start: usize, end: usize) -> String {
+    let rest = format!("{} {}", &question[..start], &question[end..]);
+    rest.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// A position found in a question's text, and the question without it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InlinePosition {
-    pub fen: String,
-    /// Moves written right after the FEN ("… w - - 0 1 1. Ka6 Rd8 2. Ka7"), in order.
+    /// `None`: the moves are from the standard starting position.
+    pub fen: Option<String>,
+    /// Moves written right after the FEN ("… w - - 0 1 1. Ka6 Rd8 2. Ka7"), or the game's
+    /// moves, in order.
     pub moves: Vec<String>,
     pub question: String,
 }
@@ -222,7 +250,7 @@ mod tests {
     use super::{InlinePosition, position_in_question};
 
     fn fen_in_question(text: &str) -> Option<(String, String)> {
-        position_in_question(text).map(|p| (p.fen, p.question))
+        position_in_question(text).and_then(|p| Some((p.fen?, p.question)))
     }
 
     #[test]
@@ -262,13 +290,29 @@ mod tests {
             "A draw? [FEN \"8/2kr4/8/K7/8/8/8/8 w - - 0 1\"] 1. Ka6 Rd8 2. Ka7 Ra8+ and White flags",
         );
         let expected = InlinePosition {
-            fen: "8/2kr4/8/K7/8/8/8/8 w - - 0 1".into(),
+            fen: Some("8/2kr4/8/K7/8/8/8/8 w - - 0 1".into()),
             moves: vec!["Ka6".into(), "Rd8".into(), "Ka7".into(), "Ra8+".into()],
             question: "A draw? [FEN \" and White flags".into(),
         };
         assert_eq!(found, Some(expected));
         // Moves that cannot be played from the FEN: no position at all.
         assert!(position_in_question("8/2kr4/8/K7/8/8/8/8 w - - 0 1 1. Kh8").is_none());
+    }
+
+    #[test]
+    fn a_game_from_move_one_is_a_position() {
+        let found = position_in_question(
+            "Wrong castling move: 1. e4 c5 2.d4 cxd4 3. Qxd4 Nc6 4...Qb6 and here?",
+        )
+        .unwrap();
+        assert_eq!(found.fen, None);
+        assert_eq!(
+            found.moves,
+            ["e4", "c5", "d4", "cxd4", "Qxd4", "Nc6", "Qb6"]
+        );
+        assert_eq!(found.question, "Wrong castling move: and here?");
+        assert!(position_in_question("Is 1. e4 the best first move?").is_none());
+        assert!(position_in_question("Rule 1.4 says so").is_none());
     }
 
     #[test]
