@@ -35,7 +35,10 @@ pub enum QuestionKind {
     Open,
     /// "Should I…?", "Is it better to…?" — a choice the Laws may leave to the player.
     Advice,
-    /// A statement or anything else.
+    /// A statement that asks nothing ("Rook under attack should not be allowed to castle"):
+    /// a ruling's bare "Yes" or "No" would not say whether the statement is right.
+    Statement,
+    /// Anything else.
     Other,
 }
 
@@ -163,11 +166,11 @@ fn kind_of(q: &str) -> QuestionKind {
         .iter()
         .find(|c| has(q, c.anywhere) || opens(c.opening))
         .map_or(QuestionKind::Other, |c| c.kind);
-    // "Do I win or is it a draw?" offers a choice: a bare "No" would not decide it.
-    if kind == QuestionKind::ResultYesNo && asked.contains(" or ") {
-        QuestionKind::Result
-    } else {
-        kind
+    match kind {
+        // "Do I win or is it a draw?" offers a choice: a bare "No" would not decide it.
+        QuestionKind::ResultYesNo if asked.contains(" or ") => QuestionKind::Result,
+        QuestionKind::Other if !q.contains('?') => QuestionKind::Statement,
+        kind => kind,
     }
 }
 
@@ -713,6 +716,11 @@ mod tests {
         assert_eq!(k("Why can't my king take his queen?"), QuestionKind::Open);
         assert_eq!(k("I took his king. Do I win?"), QuestionKind::ResultYesNo);
         assert_eq!(k("Do I lose or is it a draw?"), QuestionKind::Result);
+        assert_eq!(
+            k("Rook under attack should not be allowed to castle"),
+            QuestionKind::Statement
+        );
+        assert_eq!(k("Castling through check?"), QuestionKind::Other);
     }
 
     #[test]
