@@ -168,13 +168,14 @@ fn real_questions_are_answered() {
     }
 }
 
-// Floors a little below the level reached (2026-12-04: dev 64.7 / first 60.1 / top-3 79.6 /
-// off-topic 4.1; test 50.3 / 46.4 / 68.0 / 8.5): regression guards, far from the targets. New
+// Floors a little below the level reached (2026-12-04, after fresh6 joined dev: dev 60.5 /
+// first 58.3 / top-3 78.9 / off-topic 6.1; test 50.3 / 48.4 / 69.9 / 8.5): regression guards,
+// far from the targets. New
 // rulings can take questions by incidental words, so the first-article floor keeps a margin of
 // about four points on the test split.
 const FLOOR_FACT: f64 = 45.0;
-const FLOOR_FIRST: f64 = 42.0;
-const FLOOR_TOP3: f64 = 63.0;
+const FLOOR_FIRST: f64 = 44.0;
+const FLOOR_TOP3: f64 = 65.0;
 const CEILING_OFF_TOPIC: f64 = 12.0;
 
 #[test]
