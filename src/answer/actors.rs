@@ -377,11 +377,18 @@ fn last_actor(text: &str) -> Option<Actor> {
         .collect();
     for (i, (at, w)) in words.iter().enumerate() {
         let Some(a) = actor_word(w) else { continue };
-        // "the black bishop" names a piece's colour, not who acts.
+        // "the black bishop" names a piece's colour, not who acts — unless the piece is the
+        // one acting, right before the verb ("can the white king checkmate": the text ends at
+        // the verb, here "check" of "checkmate" at most after the piece).
         let piece_follows = words
             .get(i + 1)
             .is_some_and(|(_, n)| piece_word(n).is_some());
-        if matches!(a, Actor::White | Actor::Black) && piece_follows && !w.ends_with("'s") {
+        let piece_acts = i + 3 >= words.len();
+        if matches!(a, Actor::White | Actor::Black)
+            && piece_follows
+            && !piece_acts
+            && !w.ends_with("'s")
+        {
             continue;
         }
         consider(*at, a);
@@ -417,6 +424,18 @@ pub fn actors_in(lower: &str) -> Vec<Actor> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_coloured_piece_before_the_verb_is_its_side() {
+        assert_eq!(
+            subject(" how can the white king checkmate? ", &["mate"]),
+            Some(Actor::White)
+        );
+        assert_eq!(
+            subject(" the black bishop is on c4. can white mate? ", &["mate"]),
+            Some(Actor::White)
+        );
+    }
 
     #[test]
     fn subjects() {

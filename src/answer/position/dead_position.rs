@@ -31,6 +31,12 @@ const CAN_MATE: &[&str] = &[
     "can i mate",
     "can white",
     "can black",
+    "how can the white",
+    "how can the black",
+    "possible to checkmate",
+    "checkmate possible",
+    "way to mate",
+    "way to checkmate",
 ];
 
 impl PositionRuling for DeadPosition {
