@@ -5,6 +5,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{
     heuristics::{classify_move, MoveVariation},
+    legal::has_legal_move,
     utils::insufficient_white_material,
 };
 
@@ -150,21 +151,17 @@ pub(crate) fn helpmate(board: &Board, search: &mut Search, depth: u8) -> Option<
         }
     }
 
+    if depth >= search.max_depth || search.moves.len() >= 128 {
+        return leaf(board, search);
+    }
+
     let mut legal_moves = MoveGen::new_legal(board).peekable();
 
     if legal_moves.peek().is_none() {
-        if board.side_to_move() == Color::Black && *board.checkers() != EMPTY {
-            return Some(search.moves.clone()); // Checkmate.
-        }
-        return None; // Stalemate or White mated.
+        return no_legal_move(board, search);
     }
 
     if insufficient_white_material(board) {
-        return None;
-    }
-
-    if depth >= search.max_depth || search.moves.len() >= 128 {
-        search.interrupted = true;
         return None;
     }
 
@@ -203,4 +200,29 @@ pub(crate) fn helpmate(board: &Board, search: &mut Search, depth: u8) -> Option<
     }
 
     None
+}
+
+/// [`helpmate`] at a node where the search stops (depth reached, or the line is 128 moves
+/// long): a mate found there, or `None`, with `search.interrupted` set when the branch was cut
+/// short rather than proven dead. The same result as the checks of [`helpmate`] in their
+/// published order (no legal move; White's material; depth), but a leaf only needs to know
+/// whether a legal move exists, not to generate them all (changed for Rules Arbiter, see
+/// VENDORED.md).
+fn leaf(board: &Board, search: &mut Search) -> Option<Vec<ChessMove>> {
+    if !has_legal_move(board) {
+        return no_legal_move(board, search);
+    }
+    if !insufficient_white_material(board) {
+        search.interrupted = true;
+    }
+    None
+}
+
+/// [`helpmate`] at a node where the side to move has no legal move: the line so far when Black
+/// is mated, `None` for a stalemate or a mated White.
+fn no_legal_move(board: &Board, search: &Search) -> Option<Vec<ChessMove>> {
+    if board.side_to_move() == Color::Black && *board.checkers() != EMPTY {
+        return Some(search.moves.clone()); // Checkmate.
+    }
+    None // Stalemate or White mated.
 }
