@@ -155,7 +155,9 @@ pub(crate) fn helpmate(board: &Board, search: &mut Search, depth: u8) -> Option<
         return leaf(board, search);
     }
 
-    let mut legal_moves = MoveGen::new_legal(board).peekable();
+    // Iterated through a reference: the generator (a few hundred bytes) is not copied.
+    let mut generator = MoveGen::new_legal(board);
+    let mut legal_moves = (&mut generator).peekable();
 
     if legal_moves.peek().is_none() {
         return no_legal_move(board, search);
