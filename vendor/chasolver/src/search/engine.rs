@@ -84,6 +84,12 @@ impl Search {
         }
     }
 
+    /// Whether the search stops at a node `depth` plies deep (as counted by [`helpmate`]) whose
+    /// line has `plies` moves: a leaf.
+    fn stops_at(&self, depth: u8, plies: usize) -> bool {
+        depth >= self.max_depth || plies >= 128
+    }
+
     /// Folds the current depth iteration's positions-explored count into the
     /// running totals and clears `interrupted`. Call before each depth in
     /// `iterative_deepening`.
@@ -141,6 +147,14 @@ impl Search {
 /// deeply.
 pub(crate) fn helpmate(board: &Board, search: &mut Search, depth: u8) -> Option<Vec<ChessMove>> {
     let num_moves_left = search.max_depth.saturating_sub(depth);
+    let is_leaf = search.stops_at(depth, search.moves.len());
+
+    if is_leaf && search.interrupted && !is_black_in_check(board) {
+        // All a leaf can do is find a mate (Black's, in check) or set `interrupted`, which
+        // nothing clears before the next iteration: nothing to learn here (changed for Rules
+        // Arbiter, see VENDORED.md).
+        return None;
+    }
 
     // TT probe.
     if let Some(ref tt) = search.transposition_table {
@@ -151,7 +165,7 @@ pub(crate) fn helpmate(board: &Board, search: &mut Search, depth: u8) -> Option<
         }
     }
 
-    if depth >= search.max_depth || search.moves.len() >= 128 {
+    if is_leaf {
         return leaf(board, search);
     }
 
@@ -182,12 +196,21 @@ pub(crate) fn helpmate(board: &Board, search: &mut Search, depth: u8) -> Option<
 
         let variation = classify_move(board, m, &search.punishable, &search.bishop_distances);
 
-        let new_board = board.make_move_new(m);
         let new_depth = match variation {
             MoveVariation::Reward => depth,
             MoveVariation::Punish => depth + 4,
             MoveVariation::Normal => depth + (!search.past_progress as u8),
         };
+        if search.interrupted
+            && board.side_to_move() == Color::Black
+            && search.stops_at(new_depth, search.moves.len() + 1)
+        {
+            // The child is a leaf with White to move, which [`helpmate`] leaves at once when
+            // the iteration is already cut short: skip playing the move (changed for Rules
+            // Arbiter, see VENDORED.md; the node is counted above as before).
+            continue;
+        }
+        let new_board = board.make_move_new(m);
 
         search.moves.push(m);
         let saved_past_progress = search.past_progress;
@@ -223,8 +246,13 @@ fn leaf(board: &Board, search: &mut Search) -> Option<Vec<ChessMove>> {
 /// [`helpmate`] at a node where the side to move has no legal move: the line so far when Black
 /// is mated, `None` for a stalemate or a mated White.
 fn no_legal_move(board: &Board, search: &Search) -> Option<Vec<ChessMove>> {
-    if board.side_to_move() == Color::Black && *board.checkers() != EMPTY {
+    if is_black_in_check(board) {
         return Some(search.moves.clone()); // Checkmate.
     }
     None // Stalemate or White mated.
+}
+
+/// Whether Black is to move and in check: the only positions that can be White's mate.
+fn is_black_in_check(board: &Board) -> bool {
+    board.side_to_move() == Color::Black && *board.checkers() != EMPTY
 }
