@@ -29,6 +29,7 @@ pub(crate) enum MoveVariation {
 /// piece is then the side to move's, so a White pawn move always advances and a Black one is
 /// never a "pawn advance" (changed for Rules Arbiter to look each square up once, see
 /// VENDORED.md; same classes as the published code).
+#[inline] // Called once a move, from the search's inner loop (Rules Arbiter).
 pub(crate) fn classify_move(
     board: &Board,
     m: ChessMove,

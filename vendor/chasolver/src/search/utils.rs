@@ -115,6 +115,7 @@ pub(crate) fn compute_punishable(board: &Board) -> FxHashSet<ChessMove> {
 /// Returns the change in distance to `target` after the move:
 /// negative = moving closer, positive = moving farther, 0 = same distance,
 /// unknown piece, or unreachable.
+#[inline] // Called from `classify_move`, once a king or knight move (Rules Arbiter).
 pub(crate) fn moves_toward_square(m: ChessMove, piece: Piece, target: Square) -> i8 {
     let (dist_src, dist_dst) = match piece {
         Piece::King => (king_distance(m.get_source(), target), king_distance(m.get_dest(), target)),
