@@ -1,10 +1,14 @@
 //! Search engine: state, core recursive search, and iteration strategies.
 
-use chess::{Board, ChessMove, Color, MoveGen, EMPTY};
+use chess::{
+    get_bishop_rays, get_knight_moves, get_rook_rays, BitBoard, Board, ChessMove, Color, MoveGen,
+    Piece, Square, EMPTY,
+};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{
     heuristics::{classify_move, MoveVariation},
+    legal::has_legal_move,
     utils::insufficient_white_material,
 };
 
@@ -83,6 +87,12 @@ impl Search {
         }
     }
 
+    /// Whether the search stops at a node `depth` plies deep (as counted by [`helpmate`]) whose
+    /// line has `plies` moves: a leaf.
+    fn stops_at(&self, depth: u8, plies: usize) -> bool {
+        depth >= self.max_depth || plies >= 128
+    }
+
     /// Folds the current depth iteration's positions-explored count into the
     /// running totals and clears `interrupted`. Call before each depth in
     /// `iterative_deepening`.
@@ -140,6 +150,14 @@ impl Search {
 /// deeply.
 pub(crate) fn helpmate(board: &Board, search: &mut Search, depth: u8) -> Option<Vec<ChessMove>> {
     let num_moves_left = search.max_depth.saturating_sub(depth);
+    let is_leaf = search.stops_at(depth, search.moves.len());
+
+    if is_leaf && search.interrupted && !is_black_in_check(board) {
+        // All a leaf can do is find a mate (Black's, in check) or set `interrupted`, which
+        // nothing clears before the next iteration: nothing to learn here (changed for Rules
+        // Arbiter, see VENDORED.md).
+        return None;
+    }
 
     // TT probe.
     if let Some(ref tt) = search.transposition_table {
@@ -150,21 +168,19 @@ pub(crate) fn helpmate(board: &Board, search: &mut Search, depth: u8) -> Option<
         }
     }
 
-    let mut legal_moves = MoveGen::new_legal(board).peekable();
+    if is_leaf {
+        return leaf(board, search);
+    }
+
+    // Iterated through a reference: the generator (a few hundred bytes) is not copied.
+    let mut generator = MoveGen::new_legal(board);
+    let mut legal_moves = (&mut generator).peekable();
 
     if legal_moves.peek().is_none() {
-        if board.side_to_move() == Color::Black && *board.checkers() != EMPTY {
-            return Some(search.moves.clone()); // Checkmate.
-        }
-        return None; // Stalemate or White mated.
+        return no_legal_move(board, search);
     }
 
     if insufficient_white_material(board) {
-        return None;
-    }
-
-    if depth >= search.max_depth || search.moves.len() >= 128 {
-        search.interrupted = true;
         return None;
     }
 
@@ -183,12 +199,21 @@ pub(crate) fn helpmate(board: &Board, search: &mut Search, depth: u8) -> Option<
 
         let variation = classify_move(board, m, &search.punishable, &search.bishop_distances);
 
-        let new_board = board.make_move_new(m);
         let new_depth = match variation {
             MoveVariation::Reward => depth,
             MoveVariation::Punish => depth + 4,
             MoveVariation::Normal => depth + (!search.past_progress as u8),
         };
+        if search.interrupted
+            && search.stops_at(new_depth, search.moves.len() + 1)
+            && !may_check_black(board, m)
+        {
+            // The child is a leaf where Black is not in check, which [`helpmate`] leaves at
+            // once when the iteration is already cut short: skip playing the move (changed for
+            // Rules Arbiter, see VENDORED.md; the node is counted above as before).
+            continue;
+        }
+        let new_board = board.make_move_new(m);
 
         search.moves.push(m);
         let saved_past_progress = search.past_progress;
@@ -203,4 +228,104 @@ pub(crate) fn helpmate(board: &Board, search: &mut Search, depth: u8) -> Option<
     }
 
     None
+}
+
+/// [`helpmate`] at a node where the search stops (depth reached, or the line is 128 moves
+/// long): a mate found there, or `None`, with `search.interrupted` set when the branch was cut
+/// short rather than proven dead. The same result as the checks of [`helpmate`] in their
+/// published order (no legal move; White's material; depth), but a leaf only needs to know
+/// whether a legal move exists, not to generate them all (changed for Rules Arbiter, see
+/// VENDORED.md).
+fn leaf(board: &Board, search: &mut Search) -> Option<Vec<ChessMove>> {
+    if !has_legal_move(board) {
+        return no_legal_move(board, search);
+    }
+    if !insufficient_white_material(board) {
+        search.interrupted = true;
+    }
+    None
+}
+
+/// [`helpmate`] at a node where the side to move has no legal move: the line so far when Black
+/// is mated, `None` for a stalemate or a mated White.
+fn no_legal_move(board: &Board, search: &Search) -> Option<Vec<ChessMove>> {
+    if is_black_in_check(board) {
+        return Some(search.moves.clone()); // Checkmate.
+    }
+    None // Stalemate or White mated.
+}
+
+/// Whether `m`, a legal move of `board`, may leave Black to move in check; `false` only when it
+/// certainly does not: a Black move, or a White move other than a king move or an en passant
+/// capture that neither leaves a line through Black's king (no discovered check) nor lands on
+/// such a line or a knight's jump from the king (no direct check, promotions included).
+fn may_check_black(board: &Board, m: ChessMove) -> bool {
+    if board.side_to_move() == Color::Black {
+        return false;
+    }
+    let king = board.king_square(Color::Black);
+    let lines = get_bishop_rays(king) | get_rook_rays(king);
+    let (from, to) = (m.get_source(), m.get_dest());
+    let moved = board.piece_on(from);
+    let en_passant =
+        moved == Some(Piece::Pawn) && from.get_file() != to.get_file() && !is_occupied(board, to);
+    moved == Some(Piece::King)
+        || en_passant
+        || is_on(lines, from)
+        || is_on(lines | get_knight_moves(king), to)
+}
+
+/// Whether `square` is one of `squares`.
+fn is_on(squares: BitBoard, square: Square) -> bool {
+    squares & BitBoard::from_square(square) != EMPTY
+}
+
+/// Whether a piece stands on `square`.
+fn is_occupied(board: &Board, square: Square) -> bool {
+    is_on(*board.combined(), square)
+}
+
+/// Whether Black is to move and in check: the only positions that can be White's mate.
+fn is_black_in_check(board: &Board) -> bool {
+    board.side_to_move() == Color::Black && *board.checkers() != EMPTY
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use super::*;
+
+    /// A move [`may_check_black`] clears never checks, on every position two plies from ones
+    /// with discovered checks, promotions, castling and en passant.
+    #[test]
+    fn cleared_moves_never_check() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "4k3/8/8/8/4B3/8/4R3/R3K2R w KQ - 0 1",
+            "3k4/1P6/8/8/8/8/6N1/4K3 w - - 0 1",
+            "8/8/8/1k1pP2R/8/8/8/4K3 w - d6 0 1",
+            "5rk1/5ppp/8/8/8/2B5/1Q3PPP/3R2K1 w - - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ];
+        let mut cleared = 0;
+        for fen in fens {
+            let board = Board::from_str(fen).unwrap();
+            for first in MoveGen::new_legal(&board) {
+                let next = board.make_move_new(first);
+                for second in MoveGen::new_legal(&next) {
+                    let last = next.make_move_new(second);
+                    for m in MoveGen::new_legal(&last) {
+                        if !may_check_black(&last, m) {
+                            cleared += 1;
+                            let after = last.make_move_new(m);
+                            let checked = is_black_in_check(&after);
+                            assert!(!checked, "{last} {m}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(cleared > 1000, "only {cleared} moves cleared");
+    }
 }

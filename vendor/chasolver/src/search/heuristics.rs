@@ -3,7 +3,7 @@
 use chess::{Board, ChessMove, Color, Piece, Square, EMPTY};
 use rustc_hash::FxHashSet;
 
-use super::utils::{is_capture, is_pawn_advance, moves_toward_square};
+use super::utils::{is_capture, moves_toward_square};
 use crate::{
     search::utils::flip_square_file,
     utils::{DARK_SQUARES, LIGHT_SQUARES},
@@ -24,6 +24,12 @@ pub(crate) enum MoveVariation {
 ///
 /// Punishable moves are immediately classified as `Punish`; otherwise
 /// delegates to color-specific heuristics.
+///
+/// `m` must be a legal move of `board` (as every move the search classifies is): the moved
+/// piece is then the side to move's, so a White pawn move always advances and a Black one is
+/// never a "pawn advance" (changed for Rules Arbiter to look each square up once, see
+/// VENDORED.md; same classes as the published code).
+#[inline] // Called once a move, from the search's inner loop (Rules Arbiter).
 pub(crate) fn classify_move(
     board: &Board,
     m: ChessMove,
@@ -35,10 +41,19 @@ pub(crate) fn classify_move(
             return MoveVariation::Punish;
         }
     }
+    let moved =
+        Moved { piece: board.piece_on(m.get_source()).unwrap(), captures: is_capture(board, m) };
     match board.side_to_move() {
-        Color::White => classify_white_move(board, m, bishop_distances),
-        Color::Black => classify_black_move(board, m, bishop_distances),
+        Color::White => classify_white_move(board, m, moved, bishop_distances),
+        Color::Black => classify_black_move(board, m, moved, bishop_distances),
     }
+}
+
+/// What a move moves, and whether it captures (en passant aside, as [`is_capture`]).
+#[derive(Clone, Copy)]
+struct Moved {
+    piece: Piece,
+    captures: bool,
 }
 
 /// Returns the depth-adjustment class for a White move.
@@ -50,12 +65,14 @@ pub(crate) fn classify_move(
 fn classify_white_move(
     board: &Board,
     m: ChessMove,
+    moved: Moved,
     bishop_distances: &Option<[u8; 64]>,
 ) -> MoveVariation {
-    let moved_piece = board.piece_on(m.get_source()).unwrap();
+    let moved_piece = moved.piece;
 
-    if is_pawn_advance(board, m)
-        || is_capture(board, m)
+    // A pawn advance (`is_pawn_advance` in the published code): every White pawn move is one.
+    if moved_piece == Piece::Pawn
+        || moved.captures
         || set_target(board, moved_piece)
             .is_some_and(|t| moves_toward_square(m, moved_piece, t) < 0)
     {
@@ -92,20 +109,21 @@ fn classify_white_move(
 fn classify_black_move(
     board: &Board,
     m: ChessMove,
+    moved: Moved,
     bishop_distances: &Option<[u8; 64]>,
 ) -> MoveVariation {
-    let moved_piece = board.piece_on(m.get_source()).unwrap();
+    let moved_piece = moved.piece;
 
     if bishop_distances.is_some()
         && board.combined().popcnt() > 5
-        && is_capture(board, m)
+        && moved.captures
         && (moved_piece == Piece::Pawn || board.piece_on(m.get_dest()) == Some(Piece::Pawn))
     {
         return MoveVariation::Reward;
     }
 
     if let Some(ds) = bishop_distances {
-        if board.piece_on(m.get_source()) == Some(Piece::Bishop)
+        if moved_piece == Piece::Bishop
             && ds[m.get_source().to_index()] > ds[m.get_dest().to_index()]
         {
             return MoveVariation::Reward;
@@ -116,7 +134,9 @@ fn classify_black_move(
         return MoveVariation::Reward;
     }
 
-    if is_capture(board, m) || is_pawn_advance(board, m) {
+    // A capture or a pawn advance; no Black move is the latter (`is_pawn_advance` is about
+    // White pawns).
+    if moved.captures {
         return MoveVariation::Punish;
     }
 
@@ -130,6 +150,10 @@ fn classify_black_move(
 /// away. The target corner (H8-side or A8-side) is determined by the bishop
 /// colors on the board.
 fn set_target(board: &Board, moved_piece: Piece) -> Option<Square> {
+    // Only kings and knights have a target; the corner need not be worked out for the others.
+    if !matches!(moved_piece, Piece::King | Piece::Knight) {
+        return None;
+    }
     let bishops = board.pieces(Piece::Bishop);
     let white_bishops = board.color_combined(Color::White) & bishops;
     let black_bishops = board.color_combined(Color::Black) & bishops;

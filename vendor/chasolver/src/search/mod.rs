@@ -10,11 +10,13 @@
 //! Submodules:
 //! - [`engine`]: the `Search` state and the recursive `helpmate` search.
 //! - [`heuristics`]: move ordering, used to find a mate faster.
+//! - [`legal`]: whether a legal move exists, without generating the moves.
 //! - [`probes`]: standalone, cheaper checks that don't go through `Search`.
 //! - [`utils`]: board/material queries shared by the search and fast analysis.
 
 mod engine;
 mod heuristics;
+mod legal;
 mod probes;
 mod utils;
 

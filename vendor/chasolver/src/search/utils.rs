@@ -94,19 +94,8 @@ pub(crate) fn insufficient_white_material(board: &Board) -> bool {
 
 /// Check if a move is a capture.
 pub(crate) fn is_capture(board: &Board, m: ChessMove) -> bool {
-    board.piece_on(m.get_dest()).is_some()
-}
-
-/// Check if a move is a white pawn advance (moving toward rank 8).
-pub(crate) fn is_pawn_advance(board: &Board, m: ChessMove) -> bool {
-    if board.piece_on(m.get_source()) != Some(Piece::Pawn) {
-        return false;
-    }
-    if board.color_on(m.get_source()) == Some(Color::White) {
-        m.get_dest().get_rank() > m.get_source().get_rank()
-    } else {
-        false
-    }
+    // `board.piece_on(m.get_dest()).is_some()` in the published code; the same, one test.
+    *board.combined() & BitBoard::from_square(m.get_dest()) != EMPTY
 }
 
 /// Returns the set of legal moves from `board` that immediately lead to a
@@ -126,6 +115,7 @@ pub(crate) fn compute_punishable(board: &Board) -> FxHashSet<ChessMove> {
 /// Returns the change in distance to `target` after the move:
 /// negative = moving closer, positive = moving farther, 0 = same distance,
 /// unknown piece, or unreachable.
+#[inline] // Called from `classify_move`, once a king or knight move (Rules Arbiter).
 pub(crate) fn moves_toward_square(m: ChessMove, piece: Piece, target: Square) -> i8 {
     let (dist_src, dist_dst) = match piece {
         Piece::King => (king_distance(m.get_source(), target), king_distance(m.get_dest(), target)),
