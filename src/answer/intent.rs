@@ -81,6 +81,23 @@ fn has(q: &str, words: &[&str]) -> bool {
     words.iter().any(|w| q.contains(w))
 }
 
+/// Questions whether a side can still mate at all ("can White checkmate?", "how can the white
+/// king mate?"): the dead-position test answers them for each side.
+pub(crate) const WHO_CAN_MATE: &[&str] = &[
+    "can white mate",
+    "can white checkmate",
+    "can black mate",
+    "can black checkmate",
+    "how can white",
+    "how can black",
+    "how can the white",
+    "how can the black",
+    "possible to checkmate",
+    "checkmate possible",
+    "way to mate",
+    "way to checkmate",
+];
+
 /// Topics chosen by their words alone, in the order they are tried.
 const TOPIC_WORDS: &[(Topic, &[&str])] = &[
     (
@@ -178,20 +195,9 @@ const TOPIC_WORDS: &[(Topic, &[&str])] = &[
             "still checkmate",
             "mating material",
             "enough material",
-            "can white mate",
-            "can white checkmate",
-            "can black mate",
-            "can black checkmate",
-            "how can white",
-            "how can black",
-            "how can the white",
-            "how can the black",
-            "possible to checkmate",
-            "checkmate possible",
-            "way to mate",
-            "way to checkmate",
         ],
     ),
+    (Topic::DeadPosition, WHO_CAN_MATE),
     (Topic::Promotion, &["underpromot", "under-promot"]),
     (Topic::Stalemate, &["stalemat", "stalmate", "no legal move"]),
     (

@@ -31,12 +31,6 @@ const CAN_MATE: &[&str] = &[
     "can i mate",
     "can white",
     "can black",
-    "how can the white",
-    "how can the black",
-    "possible to checkmate",
-    "checkmate possible",
-    "way to mate",
-    "way to checkmate",
 ];
 
 impl PositionRuling for DeadPosition {
@@ -56,7 +50,7 @@ impl PositionRuling for DeadPosition {
 
     fn rule(&self, ask: &PositionAsk) -> Ruled {
         let info = &ask.report.dead_position_info;
-        let can_mate = ask.mentions(CAN_MATE);
+        let can_mate = ask.mentions(CAN_MATE) || ask.mentions(crate::answer::intent::WHO_CAN_MATE);
         let mut ruled = match ask.report.dead_position {
             Some(true) => Ruled::new(if ask.asks_to_play_on() {
                 format!("No, you do not have to play on: {DEAD}")
