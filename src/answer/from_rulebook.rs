@@ -504,8 +504,15 @@ impl Arbiter {
 }
 
 /// A ruling written for a yes/no question ("Yes: the owner of the phone loses…") asked as
-/// "who loses?" or "what happens?": the bare "Yes" (or "No:") goes, the decision stays.
+/// "who loses?" or "what happens?": the bare "Yes" (or "No:") goes, the decision stays. A
+/// ruling written for a "why" question ("Because what must occur…") keeps its "Because" only
+/// for an open question.
 fn fit_opening(text: &str, kind: QuestionKind) -> String {
+    if kind != QuestionKind::Open
+        && let Some(rest) = text.strip_prefix("Because ")
+    {
+        return crate::rules::castling::capitalise_first(rest);
+    }
     if matches!(
         kind,
         QuestionKind::YesNo
@@ -613,6 +620,16 @@ mod tests {
         assert_eq!(
             fit_opening("No: not yet.", QuestionKind::YesNo),
             "No: not yet."
+        );
+    }
+
+    #[test]
+    fn only_a_why_question_keeps_because() {
+        let why = "Because the whole position must recur.";
+        assert_eq!(fit_opening(why, QuestionKind::Open), why);
+        assert_eq!(
+            fit_opening(why, QuestionKind::YesNo),
+            "The whole position must recur."
         );
     }
 }
