@@ -8,6 +8,7 @@ use super::{
     PositionAsk, PositionRuling, Ruled, answers_whether, outcome_claims, side_name, yes_no,
 };
 use crate::answer::claims::{ClaimSubject, Side};
+use crate::answer::frame::QuestionKind;
 use crate::answer::intent::Topic;
 use crate::rules::notation::{resolve_move, san_plus};
 
@@ -35,7 +36,14 @@ impl PositionRuling for CheckMateStalemate {
     }
 
     fn rule(&self, ask: &PositionAsk) -> Ruled {
+        // "It was mate… who wins?": the result asked for is what the decision says.
+        let result_asked = ask.tested_move.is_none()
+            && matches!(
+                ask.frame.kind,
+                QuestionKind::Result | QuestionKind::ResultYesNo
+            );
         let asked = match ask.topic {
+            _ if result_asked => Asked::Result,
             Topic::Checkmate => Asked::Checkmate,
             Topic::Stalemate => Asked::Stalemate,
             Topic::Check => Asked::Check,
