@@ -59,9 +59,6 @@ pub struct MatchTuning {
     /// How much a ruling gains when other search hits (law passages or rulings) rest on its
     /// deciding article, or on an article within or above it: two readings agreeing.
     pub article_vote: f32,
-    /// The share, in a ruling's word overlap, of how much of the question its phrasings cover
-    /// together.
-    pub coverage: f32,
 }
 
 impl Default for MatchTuning {
@@ -82,7 +79,6 @@ impl Default for MatchTuning {
             similarity_alone: 0.85,
             flag_unasked: 0.6,
             article_vote: 0.05,
-            coverage: 0.3,
         }
     }
 }
@@ -114,7 +110,6 @@ impl MatchTuning {
                 "similarity_alone" => &mut self.similarity_alone,
                 "flag_unasked" => &mut self.flag_unasked,
                 "article_vote" => &mut self.article_vote,
-                "coverage" => &mut self.coverage,
                 other => return Err(format!("unknown weight '{other}'")),
             };
             *field = v;
@@ -207,7 +202,6 @@ impl Arbiter {
             body: t.body,
             semantic: t.semantic,
             semantic_floor: t.semantic_floor,
-            coverage: t.coverage,
         };
         for (passage, sim) in self.matcher.rank(part, vocabulary, weights, 15) {
             found.entry(passage).or_default().0 = sim;

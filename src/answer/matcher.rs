@@ -130,9 +130,6 @@ pub struct RankWeights {
     /// A cosine of meanings at or below this counts as nothing (chess sentences are all
     /// somewhat alike).
     pub semantic_floor: f32,
-    /// The share, in the word overlap, of how much of the question's weight the ruling's
-    /// phrasings cover together (the rest: the cosines above).
-    pub coverage: f32,
 }
 
 /// Every ruling's words, and how rare each word is.
@@ -145,8 +142,6 @@ pub struct RulingMatcher {
     phrasing_ruling: Vec<u32>,
     phrasings: Postings,
     bodies: Postings,
-    /// Each ruling's phrasings pooled: every word any of them uses, once.
-    pooled: Postings,
     /// Each phrasing's meaning (word vectors, rarer words weighing more) as a unit vector
     /// quantised to bytes (widened to `i16`, the width the dot products multiply in, as they
     /// are read), `dims` a
@@ -508,7 +503,6 @@ impl RulingMatcher {
         let mut rulings = Vec::new();
         let mut phrasings: Vec<Vec<u32>> = Vec::new();
         let mut bodies: Vec<Vec<u32>> = Vec::new();
-        let mut pooled: Vec<Vec<u32>> = Vec::new();
         for (i, p) in book.passages.iter().enumerate() {
             if p.ruling.is_none() {
                 continue;
@@ -532,7 +526,6 @@ impl RulingMatcher {
             for &id in &all {
                 df[id as usize] += 1;
             }
-            pooled.push(all);
             rulings.push(RulingEntry {
                 passage: i,
                 phrasings: first..phrasings.len(),
@@ -547,7 +540,6 @@ impl RulingMatcher {
             vectors: WordVectors::embedded(),
             phrasings: Postings::new(&phrasings, &idf),
             bodies: Postings::new(&bodies, &idf),
-            pooled: Postings::new(&pooled, &idf),
             ids,
             idf,
             rulings: Vec::new(),
@@ -678,11 +670,6 @@ impl RulingMatcher {
             self.rulings.len(),
         );
         let body = self.bodies.shared(&query, &self.idf);
-        let covered = if weights.coverage > 0.0 {
-            self.pooled.shared(&query, &self.idf)
-        } else {
-            Vec::new()
-        };
         let alike = self.alike(question, weights);
         // The best `limit` in the order a stable sort by score would give them (rulings are in
         // passage order), kept as they come: a ruling no better than the worst kept is passed
@@ -696,11 +683,7 @@ impl RulingMatcher {
         for (r, entry) in self.rulings.iter().enumerate() {
             let best = phrasing[r];
             let body = self.bodies.cosine(&body, r, q_norm);
-            let mut words = (1.0 - weights.body) * best + weights.body * body;
-            if let Some(&c) = covered.get(r) {
-                let coverage = (c / (q_norm * q_norm)).min(1.0);
-                words = (1.0 - weights.coverage) * words + weights.coverage * coverage;
-            }
+            let words = (1.0 - weights.body) * best + weights.body * body;
             let meant = alike.as_ref().map_or(0.0, |a| {
                 ((a[r] - weights.semantic_floor) / (1.0 - weights.semantic_floor)).max(0.0)
             });
