@@ -142,6 +142,9 @@ impl MatchTuning {
     }
 }
 
+/// What a ruling that depends on the position adds when none was given.
+const ASK_FOR_THE_POSITION: &str = " Whether it holds in your game depends on the position: give it as FEN or PGN (or the moves played) and I will check it with the rules checker.";
+
 /// The articles of the flag rule: what a ruling decided by them would say is already said by
 /// the verdict on the material.
 const FLAG_RULE: &[&str] = &["6.9", "A.5.3", "6.8"];
@@ -351,7 +354,7 @@ impl Arbiter {
                 let mut text = fit_opening(&text, kind);
                 // Asked for once: a ruling that already asks for the game says so itself.
                 if meta.needs_position && !text.contains("FEN") && !text.contains("PGN") {
-                    text.push_str(" Whether it holds in your game depends on the position: give it as FEN or PGN (or the moves played) and I will check it with the rules checker.");
+                    text.push_str(ASK_FOR_THE_POSITION);
                 }
                 text
             }
@@ -368,6 +371,31 @@ impl Arbiter {
                 }
             }
         }
+    }
+
+    /// The rulebook's answer to a question asked with a position, for the position layer's
+    /// general ruling (touch-move, clocks, conduct…): the matched rulings' paragraphs (without
+    /// a request for the position, which was given) and their deciding articles first; `None`
+    /// when nothing fits well.
+    pub(super) fn rulebook_reading(&self, question: &str) -> Option<super::position::Reading> {
+        let spelt = super::frame::spell_out_pieces(question);
+        let frame = Frame::read(&spelt);
+        let (hits, meaningful) = self.whole_question_hits(&spelt);
+        let chosen = self.matched_parts(&spelt, &frame, &hits, meaningful);
+        if chosen.is_empty() {
+            return None;
+        }
+        let text = chosen
+            .iter()
+            .map(|m| self.paragraph(&self.book.passages[m.passage], frame.kind))
+            .map(|p| p.replace(ASK_FOR_THE_POSITION, ""))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let articles = self.ordered_articles(&chosen, None);
+        Some(super::position::Reading {
+            text,
+            articles: articles.into_iter().map(String::from).collect(),
+        })
     }
 
     /// The answer to a question without a position.

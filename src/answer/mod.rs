@@ -542,7 +542,7 @@ impl Arbiter {
             actors,
             played: &played,
             book: &self.book,
-            hits,
+            reading: self.rulebook_reading(question),
             domain_words: self.domain_word_count(question),
         };
         let ruling = position::ruling_for(&ask);
@@ -568,32 +568,4 @@ impl Arbiter {
             moves_from_question: Vec::new(),
         }
     }
-}
-
-/// The first `n` sentences of a text.
-pub fn first_sentences(text: &str, n: usize) -> String {
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut out = String::new();
-    let mut count = 0;
-    let chars: Vec<char> = text.chars().collect();
-    for (i, c) in chars.iter().enumerate() {
-        out.push(*c);
-        if matches!(c, '.' | '?' | '!') && chars.get(i + 1).is_none_or(|n| *n == ' ') {
-            // Not a sentence end inside "e.p." or an article number.
-            let prev = if i > 0 { chars[i - 1] } else { ' ' };
-            if *c == '.'
-                && (prev.is_ascii_digit() && chars.get(i + 1).is_some_and(|n| n.is_ascii_digit())
-                    || out.ends_with("e.p.")
-                    || out.ends_with("e.g.")
-                    || out.ends_with("i.e."))
-            {
-                continue;
-            }
-            count += 1;
-            if count >= n {
-                break;
-            }
-        }
-    }
-    out.trim().to_string()
 }

@@ -32,7 +32,7 @@ impl PositionRuling for CheckMateStalemate {
         matches!(
             ask.topic,
             Topic::Checkmate | Topic::Stalemate | Topic::Check
-        ) || ask.topic == Topic::General && ask.asks_result()
+        ) || ask.topic == Topic::General && ask.asks_result() && !ask.reads_off_the_board()
     }
 
     fn rule(&self, ask: &PositionAsk) -> Ruled {

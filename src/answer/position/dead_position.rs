@@ -43,6 +43,7 @@ impl PositionRuling for DeadPosition {
         let dead = r.dead_position == Some(true);
         ask.topic == Topic::DeadPosition
             || ask.topic == Topic::General
+                && !ask.reads_off_the_board()
                 && (ask.asks_to_play_on() || ask.asks_result() && dead)
                 && !r.checkmate
                 && !r.stalemate

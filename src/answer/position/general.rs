@@ -5,7 +5,6 @@
 
 use super::{PositionAsk, PositionRuling, Ruled, outcome_claims};
 use crate::answer::claims::ClaimSubject;
-use crate::answer::first_sentences;
 use crate::rules::castling::capitalise_first;
 
 pub struct General;
@@ -47,13 +46,14 @@ impl PositionRuling for General {
         } else if r.outcome.is_some() {
             // Nothing a rulebook passage adds may read as if the game went on.
             state
+        } else if let Some(reading) = &ask.reading {
+            // The ruling decides; the position's state follows, for the record.
+            ruled.deciding.extend(reading.articles.iter().cloned());
+            format!("{} {state}", reading.text)
         } else {
-            let from_book = ask
-                .hits
-                .first()
-                .map(|h| first_sentences(&ask.book.passages[h.passage].text, 2))
-                .unwrap_or_default();
-            format!("{state} {from_book}")
+            format!(
+                "I am not sure what you are asking about this position. {state} Ask about castling, en passant, check, mate, a draw, the flag or a move's legality, or describe what happened at the board."
+            )
         };
         for s in [
             ClaimSubject::InCheck,

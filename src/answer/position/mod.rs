@@ -31,7 +31,6 @@ mod resignation;
 
 use crate::rulebook::Rulebook;
 use crate::rules::{Game, Report};
-use crate::search::Hit;
 
 use super::claims::{Claim, ClaimSubject, Side, claim, side_to_move};
 use super::frame::Frame;
@@ -58,8 +57,8 @@ pub struct PositionAsk<'a> {
     pub actors: Actors,
     pub played: &'a Played,
     pub book: &'a Rulebook,
-    /// Rulebook passages for the question, for the general ruling.
-    pub hits: &'a [Hit],
+    /// The rulebook's answer to the question as prose, for the general ruling.
+    pub reading: Option<Reading>,
     /// How many words of the question are chess-rules words.
     pub domain_words: usize,
 }
@@ -78,6 +77,22 @@ impl PositionAsk<'_> {
     /// Whether the question contains any of these (lower-case) phrases.
     pub fn mentions(&self, phrases: &[&str]) -> bool {
         phrases.iter().any(|p| self.lower.contains(p))
+    }
+
+    /// Whether the rulebook reads the question as about conduct, the clock or the arbiter
+    /// rather than the board ("My phone rang. Do I lose?"): a ruling outside Articles 1, 3, 5
+    /// and 9 decides it, so the board's state must not answer "do I lose?". A game over on the board, or a move the question names, keeps the board deciding.
+    pub fn reads_off_the_board(&self) -> bool {
+        const BOARD: &[&str] = &["1.", "2.", "3.", "5.", "9."];
+        let board_named = self.report.outcome.is_some()
+            || self.tested_move.is_some()
+            || !self.played.moves.is_empty();
+        !board_named
+            && self
+                .reading
+                .as_ref()
+                .and_then(|r| r.articles.first())
+                .is_some_and(|a| !BOARD.iter().any(|b| a.starts_with(b)))
     }
 
     /// Whether the question asks for the result or whether play goes on ("do I win?", "who
@@ -135,6 +150,15 @@ const RESULT_WORDS: &[&str] = &[
     "is it over",
     "game over",
 ];
+
+/// The rulebook's answer to a question, read as if it came without a position.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    /// The matched rulings' paragraphs.
+    pub text: String,
+    /// Their deciding articles, the first leading.
+    pub articles: Vec<String>,
+}
 
 /// What a ruling decides: the decision sentence first, then the detail, with the claims the
 /// text rests on, the deciding articles (the first leads the citations) and squares to mark.
