@@ -9,7 +9,9 @@ use crate::answer::{Answer, AskRequest, VerifyRequest};
 
 #[derive(Debug, clap::Args)]
 pub struct AskArgs {
-    /// The question, e.g. "Can I castle out of check?".
+    /// The question, e.g. "Can I castle out of check?". Without --fen, --moves or --pgn, a FEN
+    /// (or a lichess analysis link) or a game's moves from "1." written in the question are
+    /// read as the position.
     pub question: Option<String>,
     #[command(flatten)]
     pub position: PositionArgs,
