@@ -237,4 +237,17 @@ fn nonsense_gets_no_confident_answer() {
             "{q}: {a}"
         );
     }
+    // Chess, but not its rules: no ruling found by an incidental word ("queen", "best").
+    for q in [
+        "What's the best opening for beginners?",
+        "is the Queen's Gambit a real gambit?",
+    ] {
+        let (status, a) = s.post_json("/api/ask", &json!({"question": q}));
+        assert_eq!(status, 200);
+        assert_eq!(a["basis"], "unknown", "{q}: {a}");
+        assert!(
+            a["answer"].as_str().unwrap().contains("not on openings"),
+            "{q}: {a}"
+        );
+    }
 }

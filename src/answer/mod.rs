@@ -15,6 +15,7 @@ mod time_control;
 pub use from_rulebook::MatchTuning;
 pub mod intent;
 pub mod matcher;
+mod not_the_rules;
 pub mod position;
 pub mod request;
 pub mod semantic;
@@ -416,6 +417,9 @@ impl Arbiter {
         } else {
             let spelt = frame::spell_out_pieces(question);
             let frame = Frame::read(&spelt);
+            if not_the_rules::about_play_not_rules(&frame) {
+                return Ok(self.not_the_rules_answer(&frame));
+            }
             let computed = unseen_board::points_at_unseen_board(&frame)
                 .then(|| self.unseen_board_answer(&frame))
                 .flatten()
