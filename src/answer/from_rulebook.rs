@@ -145,6 +145,9 @@ impl MatchTuning {
 /// What a ruling that depends on the position adds when none was given.
 const ASK_FOR_THE_POSITION: &str = " Whether it holds in your game depends on the position: give it as FEN or PGN (or the moves played) and I will check it with the rules checker.";
 
+/// What an answer that cannot help suggests asking instead.
+pub(super) const ASK_ABOUT_A_RULE: &str = "Ask about a rule (castling, en passant, the clock, draws, touch-move…), describe what happened at the board, or give a position as FEN or PGN.";
+
 /// The articles of the flag rule: what a ruling decided by them would say is already said by
 /// the verdict on the material.
 const FLAG_RULE: &[&str] = &["6.9", "A.5.3", "6.8"];
@@ -337,7 +340,14 @@ impl Arbiter {
     }
 
     /// One paragraph answering from a passage: a ruling's text, or a law passage's rule.
-    pub(super) fn paragraph(&self, p: &Passage, kind: QuestionKind) -> String {
+    /// `position_given`: the question came with a position, so a ruling that depends on one
+    /// does not ask for it.
+    pub(super) fn paragraph(
+        &self,
+        p: &Passage,
+        kind: QuestionKind,
+        position_given: bool,
+    ) -> String {
         match &p.ruling {
             Some(meta) => {
                 // A sentence that introduces a diagram ("For example:") has nothing to show here.
@@ -353,7 +363,11 @@ impl Arbiter {
                     .join(" ");
                 let mut text = fit_opening(&text, kind);
                 // Asked for once: a ruling that already asks for the game says so itself.
-                if meta.needs_position && !text.contains("FEN") && !text.contains("PGN") {
+                if meta.needs_position
+                    && !position_given
+                    && !text.contains("FEN")
+                    && !text.contains("PGN")
+                {
                     text.push_str(ASK_FOR_THE_POSITION);
                 }
                 text
@@ -373,6 +387,19 @@ impl Arbiter {
         }
     }
 
+    /// One paragraph for each matched part, in order ([`Arbiter::paragraph`]).
+    fn paragraphs(
+        &self,
+        chosen: &[PartMatch],
+        kind: QuestionKind,
+        position_given: bool,
+    ) -> Vec<String> {
+        chosen
+            .iter()
+            .map(|m| self.paragraph(&self.book.passages[m.passage], kind, position_given))
+            .collect()
+    }
+
     /// The rulebook's answer to a question asked with a position, for the position layer's
     /// general ruling (touch-move, clocks, conduct…): the matched rulings' paragraphs (without
     /// a request for the position, which was given) and their deciding articles first; `None`
@@ -385,12 +412,7 @@ impl Arbiter {
         if chosen.is_empty() {
             return None;
         }
-        let text = chosen
-            .iter()
-            .map(|m| self.paragraph(&self.book.passages[m.passage], frame.kind))
-            .map(|p| p.replace(ASK_FOR_THE_POSITION, ""))
-            .collect::<Vec<_>>()
-            .join(" ");
+        let text = self.paragraphs(&chosen, frame.kind, true).join(" ");
         let articles = self.ordered_articles(&chosen, None);
         Some(super::position::Reading {
             text,
@@ -420,10 +442,7 @@ impl Arbiter {
         if chosen.is_empty() && by_material.is_none() {
             return self.not_sure(frame, &whole_hits, meaningful);
         }
-        let mut paragraphs: Vec<String> = chosen
-            .iter()
-            .map(|m| self.paragraph(&self.book.passages[m.passage], frame.kind))
-            .collect();
+        let mut paragraphs = self.paragraphs(&chosen, frame.kind, false);
         if let Some(verdict) = &by_material {
             let at = if verdict_leads { 0 } else { paragraphs.len() };
             paragraphs.insert(at, verdict.paragraph());
@@ -514,7 +533,9 @@ impl Arbiter {
             .map(|h| format!("“{}” ({})", h.title, h.url))
             .collect();
         let answer = if !meaningful || closest.is_empty() {
-            "I don't know: this does not look like a question about the rules of chess. Ask about a rule (castling, en passant, the clock, draws, touch-move…), describe what happened at the board, or give a position as FEN or PGN.".to_string()
+            format!(
+                "I don't know: this does not look like a question about the rules of chess. {ASK_ABOUT_A_RULE}"
+            )
         } else {
             format!(
                 "I am not sure what you are asking. The closest rulings are: {}. Describe what happened at the board (who did what, in which time control), or give the position as FEN or PGN.",

@@ -4,6 +4,7 @@
 //! arbiter rules on instead.
 
 use super::frame::Frame;
+use super::from_rulebook::ASK_ABOUT_A_RULE;
 use super::{Answer, Arbiter, Basis};
 
 /// Words of a question about openings, strategy, improving or players.
@@ -75,8 +76,10 @@ pub fn about_play_not_rules(frame: &Frame) -> bool {
 impl Arbiter {
     /// The answer to a question about openings, strategy or players: what is ruled on here.
     pub(super) fn not_the_rules_answer(&self, frame: &Frame) -> Answer {
-        let answer = "I rule on the Laws of Chess, not on openings, strategy or players, so I cannot answer that. Ask about a rule (castling, en passant, the clock, draws, touch-move…), describe what happened at the board, or give a position as FEN or PGN.";
-        Answer::without_position(answer.to_string(), vec![], frame, Basis::Unknown, 0.0)
+        let answer = format!(
+            "I rule on the Laws of Chess, not on openings, strategy or players, so I cannot answer that. {ASK_ABOUT_A_RULE}"
+        );
+        Answer::without_position(answer, vec![], frame, Basis::Unknown, 0.0)
     }
 }
 

@@ -66,7 +66,7 @@ impl Arbiter {
     pub(super) fn unseen_board_answer(&self, frame: &Frame) -> Option<Answer> {
         let article = defining_article(frame.intent.topic)?;
         let passage = self.book.article(article)?;
-        let rule = self.paragraph(passage, frame.kind);
+        let rule = self.paragraph(passage, frame.kind, false);
         let answer = format!(
             "That depends on the position, which I cannot see: give it as FEN or PGN, or the moves played, and the rules checker will decide it.\n\nThe rule it applies: {rule}"
         );
