@@ -534,6 +534,7 @@ impl Arbiter {
         let report = rules::check(&game, tested_move.as_deref(), self.options());
         let lower = frame.lower.clone();
         let actors = position::actors::Actors::read(&lower, game.current(), &played);
+        let read_rulebook = || self.rulebook_reading(question);
         let ask = PositionAsk {
             question,
             lower,
@@ -546,7 +547,7 @@ impl Arbiter {
             actors,
             played: &played,
             book: &self.book,
-            reading: self.rulebook_reading(question),
+            reading: position::LazyReading::new(&read_rulebook),
             domain_words: self.domain_word_count(question),
         };
         let ruling = position::ruling_for(&ask);

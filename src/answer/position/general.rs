@@ -46,7 +46,7 @@ impl PositionRuling for General {
         } else if r.outcome.is_some() {
             // Nothing a rulebook passage adds may read as if the game went on.
             state
-        } else if let Some(reading) = &ask.reading {
+        } else if let Some(reading) = ask.reading.get() {
             // The ruling decides; the position's state follows, for the record.
             ruled.deciding.extend(reading.articles.iter().cloned());
             format!("{} {state}", reading.text)

@@ -58,7 +58,7 @@ pub struct PositionAsk<'a> {
     pub played: &'a Played,
     pub book: &'a Rulebook,
     /// The rulebook's answer to the question as prose, for the general ruling.
-    pub reading: Option<Reading>,
+    pub reading: LazyReading<'a>,
     /// How many words of the question are chess-rules words.
     pub domain_words: usize,
 }
@@ -80,8 +80,9 @@ impl PositionAsk<'_> {
     }
 
     /// Whether the rulebook reads the question as about conduct, the clock or the arbiter
-    /// rather than the board ("My phone rang. Do I lose?"): a ruling outside Articles 1, 3, 5
-    /// and 9 decides it, so the board's state must not answer "do I lose?". A game over on the board, or a move the question names, keeps the board deciding.
+    /// rather than the board ("My phone rang. Do I lose?"): a ruling outside Articles 1, 2, 3,
+    /// 5 and 9 decides it, so the board's state must not answer "do I lose?". A game over on
+    /// the board, or a move the question names, keeps the board deciding.
     pub fn reads_off_the_board(&self) -> bool {
         const BOARD: &[&str] = &["1.", "2.", "3.", "5.", "9."];
         let board_named = self.report.outcome.is_some()
@@ -90,7 +91,7 @@ impl PositionAsk<'_> {
         !board_named
             && self
                 .reading
-                .as_ref()
+                .get()
                 .and_then(|r| r.articles.first())
                 .is_some_and(|a| !BOARD.iter().any(|b| a.starts_with(b)))
     }
@@ -158,6 +159,27 @@ pub struct Reading {
     pub text: String,
     /// Their deciding articles, the first leading.
     pub articles: Vec<String>,
+}
+
+/// A [`Reading`] made only when a ruling asks for it (a ruling match costs about 150 µs, and
+/// most position questions are decided by the checker alone), and then only once.
+pub struct LazyReading<'a> {
+    read: &'a dyn Fn() -> Option<Reading>,
+    done: std::cell::OnceCell<Option<Reading>>,
+}
+
+impl<'a> LazyReading<'a> {
+    pub fn new(read: &'a dyn Fn() -> Option<Reading>) -> LazyReading<'a> {
+        LazyReading {
+            read,
+            done: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The reading, made on the first call.
+    pub fn get(&self) -> Option<&Reading> {
+        self.done.get_or_init(|| (self.read)()).as_ref()
+    }
 }
 
 /// What a ruling decides: the decision sentence first, then the detail, with the claims the
