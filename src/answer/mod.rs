@@ -402,11 +402,6 @@ impl Arbiter {
         if chars > MAX_QUESTION_CHARS {
             return Err(AnswerError::QuestionTooLong(chars));
         }
-        if !req.has_position()
-            && let Some(answer) = self.ask_with_position_in_text(question)
-        {
-            return Ok(answer);
-        }
         if req.has_position() {
             let frame = Frame::read(question);
             let hits = self
@@ -414,6 +409,8 @@ impl Arbiter {
                 .search_with(&self.book, question, 8, SearchMode::ANSWER);
             let (game, disputed) = self.asked_game(req)?;
             Ok(self.position_answer(question, &frame, game, disputed, &hits))
+        } else if let Some(answer) = self.ask_with_position_in_text(question) {
+            Ok(answer)
         } else {
             let spelt = frame::spell_out_pieces(question);
             let frame = Frame::read(&spelt);
