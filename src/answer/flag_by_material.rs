@@ -173,18 +173,6 @@ impl FlagByMaterial {
         if !FLAG_VERBS.iter().any(|v| lower.contains(v)) {
             return None;
         }
-        let flagged = match (
-            lettered_flag(lower).or_else(|| generic_you(lower)),
-            subject(lower, FLAG_VERBS),
-        ) {
-            (Some(p), _) => p,
-            (None, Some(Actor::Asker)) => Party::Asker,
-            (None, Some(Actor::Opponent)) => Party::Opponent,
-            (None, Some(Actor::White)) => Party::White,
-            (None, Some(Actor::Black)) => Party::Black,
-            (None, Some(_)) => return None,
-            (None, None) => Party::Flagger,
-        };
         let armies = armies(lower);
         let asker_colour = named_asker(lower).map(Party::of_side);
         // The last description of a player's army is the one asked about ("I know it is a
@@ -196,6 +184,13 @@ impl FlagByMaterial {
                 .max_by_key(|(at, _, _)| *at)
                 .map(|(_, _, army)| *army)
         };
+        // A rule recalled first ("if your opponent runs out of time…, but I lost on time")
+        // names another flag than the one that fell: the flag whose opponent's army is
+        // described is the one asked about.
+        let flagged = [lower.as_str(), last_flag_sentence(lower)]
+            .into_iter()
+            .map(flagged_party)
+            .find(|p| p.is_some_and(|p| army_of(p.other()).is_some()))??;
         let mater = army_of(flagged.other())?;
         let settings = &frame.settings;
         Some(FlagByMaterial {
@@ -293,6 +288,36 @@ fn possible_why(mater: &Army, flagged: Party) -> String {
     } else {
         "Whether the mate could be forced does not matter.".to_string()
     }
+}
+
+/// Whose flag fell, by the first flag the text names; `None` when it names someone who is
+/// no player.
+fn flagged_party(lower: &str) -> Option<Party> {
+    match (
+        lettered_flag(lower).or_else(|| generic_you(lower)),
+        subject(lower, FLAG_VERBS),
+    ) {
+        (Some(p), _) => Some(p),
+        (None, Some(Actor::Asker)) => Some(Party::Asker),
+        (None, Some(Actor::Opponent)) => Some(Party::Opponent),
+        (None, Some(Actor::White)) => Some(Party::White),
+        (None, Some(Actor::Black)) => Some(Party::Black),
+        (None, Some(_)) => None,
+        (None, None) => Some(Party::Flagger),
+    }
+}
+
+/// The text from the start of the sentence that names the last flag.
+fn last_flag_sentence(lower: &str) -> &str {
+    let last = FLAG_VERBS
+        .iter()
+        .filter_map(|v| lower.rfind(v))
+        .max()
+        .unwrap_or(0);
+    let start = lower[..last]
+        .rfind(['.', '?', '!', ';', '\n'])
+        .map_or(0, |i| i + 1);
+    &lower[start..]
 }
 
 /// "Player B lost on time", "player A's flag fell": the lettered player whose flag fell.
@@ -417,6 +442,40 @@ fn armies(lower: &str) -> Vec<(usize, Party, Army)> {
                 }
                 if let (Some(p), Some(second)) = (owner, second) {
                     out.push((i, p.other(), second.army));
+                }
+            }
+        }
+    }
+    out.extend(equal_matchups(lower));
+    out
+}
+
+/// "It came down to king and knight versus king and knight": a matchup named without owners
+/// is both players' army when its two sides are the same army (when they differ, whose is
+/// whose is not said).
+fn equal_matchups(lower: &str) -> Vec<(usize, Party, Army)> {
+    const MATCHUP: &[&str] = &["down to ", "ending of ", "endgame of ", "ended up with "];
+    let mut out = Vec::new();
+    for anchor in MATCHUP {
+        for (i, _) in lower.match_indices(anchor) {
+            let Some(first) = army_at(&lower[i + anchor.len()..]) else {
+                continue;
+            };
+            let Some(second) = versus(first.rest) else {
+                continue;
+            };
+            if first.army == second.army {
+                for p in [
+                    Party::White,
+                    Party::Black,
+                    Party::Asker,
+                    Party::Opponent,
+                    Party::Flagger,
+                    Party::NotFlagger,
+                    Party::PlayerA,
+                    Party::PlayerB,
+                ] {
+                    out.push((i, p, first.army));
                 }
             }
         }
@@ -619,6 +678,33 @@ mod tests {
             read("I flagged. He had king and two knights, I had a king. Do I lose?").expect("read");
         assert!(
             f.paragraph().starts_with("Your opponent wins"),
+            "{}",
+            f.paragraph()
+        );
+    }
+
+    #[test]
+    fn the_same_army_on_both_sides_of_an_unowned_matchup() {
+        let q = "In an Armageddon game it came down to king and knight versus king and knight, and Black's time ran out. Draw or a win for White?";
+        let f = read(q).expect("read");
+        assert_eq!(f.flagged, Party::Black);
+        let text = f.paragraph();
+        assert!(text.starts_with("White wins"), "{text}");
+        // Different armies without owners say nothing of whose is whose.
+        assert!(
+            read("It came down to king and rook versus king and knight, and the flag fell.")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn the_flag_that_fell_is_read_after_the_rule_recalled() {
+        let q = "I'm pretty sure that if your opponent runs out of time in blitz, but you don't have mating material, the game is a draw. Today, however, I lost on time even though my opponent only had a King and Knight.";
+        let f = read(q).expect("read");
+        assert_eq!(f.flagged, Party::Asker);
+        assert!(
+            f.paragraph()
+                .starts_with("It depends on what you still have"),
             "{}",
             f.paragraph()
         );
