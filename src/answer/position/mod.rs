@@ -28,6 +28,7 @@ pub mod played;
 mod promotion;
 mod repetition;
 mod resignation;
+mod touched_to_castle;
 
 use crate::rulebook::Rulebook;
 use crate::rules::{Game, Report};
@@ -239,6 +240,7 @@ pub static RULINGS: &[&dyn PositionRuling] = &[
     &repetition::Repetition,
     &fifty_moves::FiftyMoves,
     &draw_claim::DrawClaim,
+    &touched_to_castle::TouchedToCastle,
     &castling::Castling,
     &en_passant::EnPassant,
     &promotion::Promotion,
