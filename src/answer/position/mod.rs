@@ -28,6 +28,7 @@ pub mod played;
 mod promotion;
 mod repetition;
 mod resignation;
+mod touch_order;
 mod touched_to_castle;
 
 use crate::rulebook::Rulebook;
@@ -247,6 +248,7 @@ pub static RULINGS: &[&dyn PositionRuling] = &[
     &dead_position::DeadPosition,
     &check_mate_stalemate::CheckMateStalemate,
     &legality::Legality,
+    &touch_order::TouchOrder,
     &general::General,
 ];
 

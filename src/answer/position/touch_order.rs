@@ -1,0 +1,136 @@
+//! Two of one's own pieces touched in turn ("he touched his bishop and then moved his
+//! knight"): the first piece touched that can legally move must be moved (4.3.1), checked on
+//! the board for the side to move — touch-move binds only the player having the move.
+//! Castling (king and rook) is [`super::touched_to_castle`]'s.
+
+use shakmaty::{Position, Role};
+
+use super::{PositionAsk, PositionRuling, Ruled, side_name};
+use crate::answer::actors::{PieceKind, piece_word};
+use crate::answer::claims::ClaimSubject;
+use crate::answer::intent::Topic;
+use crate::rules::notation::san_plus;
+
+pub struct TouchOrder;
+
+const TOUCH_WORDS: &[&str] = &["touched", "touches", "picked up", "grabbed"];
+
+/// Words that make the second piece the opponent's or the story a capture (4.3.2, 4.3.3).
+const OTHER_CASES: &[&str] = &[
+    "capture",
+    "take ",
+    "took ",
+    "opponent's piece",
+    "his piece",
+    "my piece",
+];
+
+impl PositionRuling for TouchOrder {
+    fn topic(&self) -> &'static str {
+        "touch-move"
+    }
+
+    fn applies(&self, ask: &PositionAsk) -> bool {
+        ask.tested_move.is_none()
+            && ask.topic == Topic::General
+            && !ask.mentions(OTHER_CASES)
+            && touched_in_turn(&ask.lower).is_some()
+    }
+
+    fn rule(&self, ask: &PositionAsk) -> Ruled {
+        let mut ruled = Ruled::default();
+        if let Some((first, second)) = touched_in_turn(&ask.lower) {
+            decide(ask, first, second, &mut ruled);
+        }
+        ruled.detail.push("The opponent must claim before deliberately touching a piece himself; after that the breach can no longer be claimed (4.8).".into());
+        ruled
+    }
+}
+
+/// The piece that must move, checked on the board.
+fn decide(ask: &PositionAsk, first: PieceKind, second: PieceKind, ruled: &mut Ruled) {
+    let name = side_name(ask.mover());
+    ruled.deciding.extend(["4.3.1".into(), "4.8".into()]);
+    let first_moves = moves_of(ask, first.role(), ruled);
+    let (first_name, second_name) = (kind_name(first), kind_name(second));
+    if !first_moves.is_empty() {
+        ruled.decision = format!(
+            "{name} must move the {first_name}: of several of one's own pieces touched, the first one touched that can legally move must be moved (4.3.1), and here {name}'s {first_name} can: {}.",
+            first_moves.join(", ")
+        );
+        return;
+    }
+    let second_moves = moves_of(ask, second.role(), ruled);
+    ruled.decision = if second_moves.is_empty() {
+        ruled.deciding.push("4.5".into());
+        format!(
+            "{name} may play any legal move: here neither the {first_name} nor the {second_name} can legally move, so touching them binds to nothing (4.5)."
+        )
+    } else {
+        format!(
+            "{name} must move the {second_name}: the {first_name}, touched first, has no legal move here, so the duty passes to the next piece touched that can move (4.3.1): {}.",
+            second_moves.join(", ")
+        )
+    };
+}
+
+/// The first two different kinds of piece named after a touching verb, in that order.
+fn touched_in_turn(lower: &str) -> Option<(PieceKind, PieceKind)> {
+    let from = TOUCH_WORDS.iter().filter_map(|w| lower.find(w)).min()?;
+    let mut kinds = lower[from..]
+        .split(|c: char| !c.is_ascii_alphabetic() && c != '\'')
+        .filter_map(piece_word);
+    let first = kinds.next()?;
+    let second = kinds.find(|k| *k != first)?;
+    Some((first, second))
+}
+
+fn kind_name(kind: PieceKind) -> &'static str {
+    match kind {
+        PieceKind::King => "king",
+        PieceKind::Queen => "queen",
+        PieceKind::Rook => "rook",
+        PieceKind::Bishop => "bishop",
+        PieceKind::Knight => "knight",
+        PieceKind::Pawn => "pawn",
+    }
+}
+
+/// The legal moves of the side to move's pieces of this kind in SAN, each with its claim (at
+/// most six quoted).
+fn moves_of(ask: &PositionAsk, role: Role, ruled: &mut Ruled) -> Vec<String> {
+    let pos = ask.game.current();
+    let moves: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.role() == role && !m.is_castle())
+        .take(6)
+        .map(|m| san_plus(pos, m))
+        .collect();
+    for mv in &moves {
+        ruled.claim(ask.claim(ClaimSubject::LegalMove { mv: mv.clone() }));
+    }
+    moves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_are_read_in_the_order_touched() {
+        assert_eq!(
+            touched_in_turn(" my opponent touched his bishop and then moved his knight "),
+            Some((PieceKind::Bishop, PieceKind::Knight))
+        );
+        assert_eq!(
+            touched_in_turn(" he touched the knight, then the bishop, then the knight again "),
+            Some((PieceKind::Knight, PieceKind::Bishop))
+        );
+        assert_eq!(
+            touched_in_turn(" he touched his bishop. is that touch-move? "),
+            None
+        );
+        assert_eq!(touched_in_turn(" my knight and bishop are pinned "), None);
+    }
+}
