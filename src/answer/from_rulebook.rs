@@ -75,7 +75,7 @@ impl Default for MatchTuning {
             special_unnamed: 0.5,
             setting_other: 0.55,
             semantic: 0.35,
-            semantic_floor: 0.5,
+            semantic_floor: 0.1,
             similarity_alone: 0.85,
             flag_unasked: 0.6,
             article_vote: 0.05,

@@ -1,8 +1,10 @@
 //! Static word vectors for semantic similarity between a question and a ruling's phrasing.
 //!
-//! The vectors were distilled once from an open sentence-embedding model (all-MiniLM-L6-v2) by
-//! `scripts/distill-embeddings`: each word embedded alone, reduced to 64 dimensions by PCA and
-//! quantised to int8 with one scale per word. The binary embeds the file
+//! The vectors were fitted once to an open sentence-embedding model (all-MiniLM-L6-v2) by
+//! `scripts/fit-embeddings`: each word's vector is chosen so that the weighted mean of a
+//! sentence's words (weighted as the matcher weighs them) approximates the model's embedding of
+//! the whole sentence, over the rulebook's sentences, in 64 dimensions (PCA), quantised to int8
+//! with one scale per word. The binary embeds the file
 //! (`rulebook/word-vectors.bin`, format in that script and in `rulebook/README.md`); nothing is
 //! downloaded or computed by a model at run time. A sentence is the mean of its known words'
 //! vectors, stop words skipped; compare two sentences with [`cosine`].
@@ -71,7 +73,7 @@ impl<'a> Reader<'a> {
 }
 
 impl WordVectors {
-    /// Parses the file format written by `scripts/distill-embeddings`.
+    /// Parses the file format written by `scripts/fit-embeddings` (and `distill-embeddings`).
     pub fn from_bytes(bytes: &[u8]) -> Result<WordVectors, String> {
         let mut r = Reader { bytes, pos: 0 };
         if r.take(4, "the magic number")? != MAGIC {
@@ -272,10 +274,12 @@ mod tests {
         );
     }
 
+    // The vectors are fitted so that a sentence's mean means what the sentence does; a word
+    // alone ("flag" against "time") is not what they are for, so sentences are compared.
     #[test]
-    fn flag_is_nearer_time_than_castle() {
-        assert!(sim("flag", "time") > sim("flag", "castle"));
+    fn a_fallen_flag_is_nearer_running_out_of_time_than_castling() {
         assert!(sim("my flag fell", "I ran out of time") > sim("my flag fell", "can I castle"));
+        assert!(sim("my phone rang", "my mobile went off") > sim("my phone rang", "can I castle"));
     }
 
     #[test]
