@@ -418,38 +418,15 @@ pub fn helpmate_san(pos: &Chess, line: &[String]) -> Vec<String> {
     let moves = line
         .iter()
         .map(|text| UciMove::from_ascii(text.as_bytes()).ok());
-    let mut out: Vec<String> = Vec::with_capacity(line.len());
-    let mate = walk_line(pos, moves, |san, check| out.push(san_with_sign(san, check)));
-    mark_mate(&mut out, mate);
-    out
+    SanLine::from_moves(pos, moves)
+        .moves()
+        .map(String::from)
+        .collect()
 }
 
 /// [`helpmate_san`] for a line of the solver's moves.
 fn san_line(pos: &Chess, line: &[chess::ChessMove]) -> SanLine {
-    let mut moves: Vec<String> = Vec::with_capacity(line.len());
-    let mate = walk_line(pos, line.iter().map(|m| Some(uci_of(*m))), |san, check| {
-        moves.push(san_with_sign(san, check));
-    });
-    mark_mate(&mut moves, mate);
-    SanLine(moves.into())
-}
-
-/// `san` written out, with `+` when it gives check.
-fn san_with_sign(san: San, check: bool) -> String {
-    let mut text = String::with_capacity(8);
-    san.append_to_string(&mut text);
-    if check {
-        text.push('+');
-    }
-    text
-}
-
-/// Turns the last move's `+` into `#` when the line ends in mate.
-fn mark_mate(moves: &mut [String], mate: bool) {
-    if mate && let Some(last) = moves.last_mut() {
-        last.pop();
-        last.push('#');
-    }
+    SanLine::from_moves(pos, line.iter().map(|m| Some(uci_of(*m))))
 }
 
 /// The solver's move as UCI, square by square (both crates number a1 = 0, b1 = 1, …).
@@ -491,18 +468,86 @@ fn walk_line(
 }
 
 /// A helpmate line in SAN, written once and shared by the cache and every report that quotes
-/// it; serialized as a list of moves.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[serde(transparent)]
-pub struct SanLine(Arc<[String]>);
+/// it; serialized as a list of moves. The moves are kept in one text, a space between them
+/// (SAN has none), with where each ends: a line is a few allocations however long, and
+/// [`SanLine::short`] is slices of the text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SanLine(Arc<SanText>);
+
+#[derive(Debug, Default, PartialEq, Eq)]
+struct SanText {
+    text: String,
+    ends: Vec<usize>,
+}
 
 impl SanLine {
-    pub fn moves(&self) -> &[String] {
-        &self.0
+    /// The SAN of `moves` played from `pos` (see [`walk_line`]), with `+` after a check and
+    /// `#` after the mate that ends the line.
+    fn from_moves(pos: &Chess, moves: impl ExactSizeIterator<Item = Option<UciMove>>) -> SanLine {
+        let mut line = SanText {
+            text: String::with_capacity(moves.len() * 8),
+            ends: Vec::with_capacity(moves.len()),
+        };
+        let mate = walk_line(pos, moves, |san, check| {
+            if !line.text.is_empty() {
+                line.text.push(' ');
+            }
+            san.append_to_string(&mut line.text);
+            if check {
+                line.text.push('+');
+            }
+            line.ends.push(line.text.len());
+        });
+        if mate {
+            line.text.pop();
+            line.text.push('#');
+        }
+        SanLine(Arc::new(line))
+    }
+
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = &str> {
+        let SanText { text, ends } = &*self.0;
+        let mut start = 0;
+        ends.iter().map(move |&end| {
+            let san = &text[start..end];
+            start = end + 1;
+            san
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.ends.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.0.ends.is_empty()
+    }
+
+    /// Moves `from..to` (`from < to`), spaces between them.
+    fn span(&self, from: usize, to: usize) -> &str {
+        let SanText { text, ends } = &*self.0;
+        let start = from.checked_sub(1).map_or(0, |i| ends[i] + 1);
+        &text[start..ends[to - 1]]
+    }
+
+    /// The line as [`crate::rules::report::short_line`] writes it, from slices of the text.
+    pub fn short(&self) -> String {
+        let n = self.len();
+        if n <= 12 {
+            self.0.text.clone()
+        } else {
+            format!(
+                "{} … {} ({n} half-moves)",
+                self.span(0, 6),
+                self.span(n - 3, n)
+            )
+        }
+    }
+}
+
+impl Serialize for SanLine {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.moves())
     }
 }
 
@@ -515,6 +560,31 @@ mod tests {
             .unwrap()
             .into_position(CastlingMode::Standard)
             .unwrap()
+    }
+
+    /// `SanLine::short` writes what `short_line` writes of its moves, for lines of every length
+    /// around the cut, and the moves come back as they were played.
+    #[test]
+    fn san_line_short_is_short_line_of_its_moves() {
+        let walk = [
+            "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1",
+            "f6g8", "g1f3", "g8f6", "f3g1",
+        ]
+        .map(String::from);
+        let start = Chess::default();
+        for n in 0..=walk.len() {
+            let moves = walk[..n]
+                .iter()
+                .map(|t| UciMove::from_ascii(t.as_bytes()).ok());
+            let line = SanLine::from_moves(&start, moves);
+            let expected = helpmate_san(&start, &walk[..n]);
+            assert_eq!(line.moves().collect::<Vec<_>>(), expected);
+            assert_eq!(line.short(), crate::rules::report::short_line(&expected));
+        }
+        let mate = pos("6k1/5ppp/8/8/8/8/8/3R2K1 w - - 0 1");
+        let line = SanLine::from_moves(&mate, [UciMove::from_ascii(b"d1d8").ok()].into_iter());
+        assert_eq!(line.moves().collect::<Vec<_>>(), ["Rd8#"]);
+        assert_eq!(line.short(), "Rd8#");
     }
 
     #[test]
