@@ -217,7 +217,11 @@ fn unambiguous(pos: &Chess, role: Role, to: Square) -> bool {
 /// not even pseudo-legal) go through [`play_uci_among_candidates`].
 pub fn play_uci(p: &mut Chess, uci: &UciMove) -> Option<San> {
     match plain_move(p, uci) {
-        Some(m) => play_if_legal(p, m).then(|| San::disambiguate(m, &MoveList::new())),
+        Some(m) if leaves_king_safe(p, m) => {
+            p.play_unchecked(m);
+            Some(plain_san(m))
+        }
+        Some(_) => None,
         None => play_uci_among_candidates(p, uci),
     }
 }
@@ -314,21 +318,44 @@ fn pawn_reaches(pos: &Chess, from: Square, to: Square) -> bool {
             && !occupied.contains(to))
 }
 
-/// Plays the pseudo-legal move `m` in `p` when it leaves the mover's king unattacked (that is,
-/// when it is legal) and says whether it did; `p` is unchanged otherwise.
-fn play_if_legal(p: &mut Chess, m: Move) -> bool {
-    let before = p.clone();
-    p.play_unchecked(m);
-    let mover = !p.turn();
-    let safe = p.board().king_of(mover).is_some_and(|king| {
-        p.board()
-            .attacks_to(king, p.turn(), p.board().occupied())
+/// Whether the pseudo-legal normal move `m` leaves our king unattacked (that is, whether it is
+/// legal): on the board the move leaves, no piece of theirs but the one it takes reaches the
+/// king's square.
+fn leaves_king_safe(pos: &Chess, m: Move) -> bool {
+    let Move::Normal { role, from, to, .. } = m else {
+        return false;
+    };
+    let board = pos.board();
+    let king = if role == Role::King {
+        Some(to)
+    } else {
+        board.king_of(pos.turn())
+    };
+    let occupied = board.occupied().without(from).with(to);
+    king.is_some_and(|king| {
+        board
+            .attacks_to(king, !pos.turn(), occupied)
+            .without(to)
             .is_empty()
-    });
-    if !safe {
-        *p = before;
+    })
+}
+
+/// The SAN of a plain move ([`plain_move`]), as `San::disambiguate` writes it for a move that
+/// no other piece of its kind can make: only a pawn's capture names where it came from (its
+/// file).
+fn plain_san(m: Move) -> San {
+    let capture = m.is_capture();
+    San::Normal {
+        role: m.role(),
+        file: m
+            .from()
+            .filter(|_| m.role() == Role::Pawn && capture)
+            .map(Square::file),
+        rank: None,
+        capture,
+        to: m.to(),
+        promotion: m.promotion(),
     }
-    safe
 }
 
 /// [`san_plus`] with the moves that could make `m`'s SAN ambiguous already at hand: any list
