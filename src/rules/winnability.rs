@@ -3,7 +3,8 @@
 //!
 //! The answer comes from chasolver (the CHA authors' helpmate solver), which works on boards of
 //! the `chess` crate: [`to_chess_board`] builds one from our position by writing a FEN with
-//! only the e.p. square that a legal capture can use. Our copy of chasolver
+//! only the e.p. square that a legal capture can use (a query builds the same board piece by
+//! piece from its cache key, without the text). Our copy of chasolver
 //! (`vendor/chasolver`) checks a stop condition inside its searches, so a query runs on the
 //! caller's thread and ends when its [`SolverBudget`] runs out or its [`CancelToken`] is
 //! cancelled (a request that timed out, an edit that made a diagnosis stale): no work goes on
@@ -150,6 +151,64 @@ pub fn to_chess_board(pos: &Chess, mode: CastlingMode) -> Result<chess::Board, S
 
 fn board_from_fen(fen: &str) -> Result<chess::Board, String> {
     chess::Board::from_str(fen).map_err(|e| format!("the solver cannot read {fen}: {e}"))
+}
+
+/// The solver's board for a cache key: the board that reading [`fen_of`]'s FEN gives, built
+/// piece by piece without writing and reading the text (the FEN is written only for an error).
+fn board_of(key: &Key) -> Result<chess::Board, String> {
+    let mut builder = chess::BoardBuilder::new();
+    for (square, piece) in key.board.iter() {
+        builder.piece(
+            chess::ALL_SQUARES[usize::from(square)],
+            to_chess_piece(piece.role),
+            to_chess_color(piece.color),
+        );
+    }
+    builder.side_to_move(to_chess_color(key.turn));
+    for color in Color::ALL {
+        builder.castle_rights(to_chess_color(color), castle_rights(key, color));
+    }
+    builder.en_passant(
+        key.ep_square
+            .map(|square| chess::File::from_index(usize::from(square.file()))),
+    );
+    chess::Board::try_from(&builder)
+        .map_err(|e| format!("the solver cannot read {}: {e}", fen_of(key)))
+}
+
+/// `color`'s castling rights as the `chess` crate reads them from the FEN: a side whose letter
+/// (`K`, `Q`, `k`, `q`) shakmaty writes, that is, a right for the outermost rook on the back
+/// rank beyond the king on that side.
+fn castle_rights(key: &Key, color: Color) -> chess::CastleRights {
+    let board = &key.board;
+    let backrank = shakmaty::Bitboard::from(color.backrank());
+    let rooks = board.by_piece(color.rook()) & backrank;
+    let rights = key.castling_rights & backrank;
+    let king = board
+        .king_of(color)
+        .filter(|k| k.rank() == color.backrank());
+    let side = |rook: Option<Square>, beyond: fn(Square, Square) -> bool| {
+        rook.is_some_and(|r| rights.contains(r) && king.is_some_and(|k| beyond(k, r)))
+    };
+    let king_side = side(rooks.last(), |k, r| k < r);
+    let queen_side = side(rooks.first(), |k, r| r < k);
+    match (king_side, queen_side) {
+        (true, true) => chess::CastleRights::Both,
+        (true, false) => chess::CastleRights::KingSide,
+        (false, true) => chess::CastleRights::QueenSide,
+        (false, false) => chess::CastleRights::NoRights,
+    }
+}
+
+fn to_chess_piece(role: Role) -> chess::Piece {
+    match role {
+        Role::Pawn => chess::Piece::Pawn,
+        Role::Knight => chess::Piece::Knight,
+        Role::Bishop => chess::Piece::Bishop,
+        Role::Rook => chess::Piece::Rook,
+        Role::Queen => chess::Piece::Queen,
+        Role::King => chess::Piece::King,
+    }
 }
 
 fn to_chess_color(color: Color) -> chess::Color {
@@ -336,8 +395,8 @@ fn undetermined_or(found: Result<Found, String>) -> Winnability {
     }
 }
 
-/// The queries on one position: the cache key, and the solver's board, read from the FEN
-/// written from the key (the bridge, [`chasolver_fen`]) at the first cache miss.
+/// The queries on one position: the cache key, and the solver's board, built from the key
+/// as reading [`chasolver_fen`]'s FEN would build it ([`board_of`]) at the first cache miss.
 struct Query {
     key: Key,
     board: Option<Result<chess::Board, String>>,
@@ -363,10 +422,7 @@ impl Query {
             return Ok(hit);
         }
         let key = &self.key;
-        let board = match self
-            .board
-            .get_or_insert_with(|| board_from_fen(&fen_of(key)))
-        {
+        let board = match self.board.get_or_insert_with(|| board_of(key)) {
             Ok(b) => *b,
             Err(why) => return Err(why.clone()),
         };
@@ -585,6 +641,52 @@ mod tests {
         let line = SanLine::from_moves(&mate, [UciMove::from_ascii(b"d1d8").ok()].into_iter());
         assert_eq!(line.moves().collect::<Vec<_>>(), ["Rd8#"]);
         assert_eq!(line.short(), "Rd8#");
+    }
+
+    /// The key's board built piece by piece is the board read from its FEN, with every kind
+    /// of castling right (standard and Chess960, kept or lost), e.p. squares and their absence,
+    /// on positions a few plies on from each.
+    #[test]
+    fn board_of_is_the_board_of_the_fen() {
+        let fens = [
+            (
+                "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+                CastlingMode::Standard,
+            ),
+            ("r3k3/8/8/8/8/8/8/4K2R b Kq - 0 1", CastlingMode::Standard),
+            (
+                "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1",
+                CastlingMode::Chess960,
+            ),
+            (
+                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+                CastlingMode::Standard,
+            ),
+        ];
+        for (fen, mode) in fens {
+            let mut p: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
+            for step in 0..12usize {
+                let key = solver_key(&p, mode);
+                assert_eq!(
+                    board_of(&key),
+                    board_from_fen(&fen_of(&key)),
+                    "{fen} step {step}"
+                );
+                let legal = p.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                p.play_unchecked(legal[(step * 7 + 2) % legal.len()]);
+            }
+        }
     }
 
     #[test]
