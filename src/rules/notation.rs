@@ -212,9 +212,10 @@ fn unambiguous(pos: &Chess, role: Role, to: Square) -> bool {
 /// alike.
 ///
 /// Most moves of a helpmate line are a piece's plain move that no other piece of its kind
-/// could make ([`plain_move`]): those are tested by playing them and looking at our king, with
-/// no move generation. The rest (castling, en passant, possible ambiguities, moves that are
-/// not even pseudo-legal) go through [`play_uci_among_candidates`].
+/// could make ([`plain_move`]): for those, legality is whether our king is attacked on the
+/// board the move leaves ([`leaves_king_safe`]), with no move generation. The rest (castling,
+/// en passant, possible ambiguities, moves that are not even pseudo-legal) go through
+/// [`play_uci_among_candidates`].
 pub fn play_uci(p: &mut Chess, uci: &UciMove) -> Option<San> {
     match plain_move(p, uci) {
         Some(m) if leaves_king_safe(p, m) => {
