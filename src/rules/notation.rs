@@ -3,7 +3,7 @@
 
 use shakmaty::san::{San, SanError};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, MoveList, Position, Role, Square, attacks};
+use shakmaty::{CastlingMode, Chess, Move, MoveList, Position, Rank, Role, Square, attacks};
 
 use super::legality::{MoveRejection, RejectionKind, explain_illegal_san, explain_illegal_uci};
 
@@ -208,9 +208,28 @@ fn unambiguous(pos: &Chess, role: Role, to: Square) -> bool {
 }
 
 /// Plays in `p` the legal move that `uci` stands for and returns its SAN (without a check
-/// sign): the legal candidates are generated once, for the legality test and the SAN alike.
-/// `None` (and `p` unchanged) when the move is not legal. Standard and Chess960 castling alike.
+/// sign). `None` (and `p` unchanged) when the move is not legal. Standard and Chess960 castling
+/// alike.
+///
+/// Most moves of a helpmate line are a piece's plain move that no other piece of its kind
+/// could make ([`plain_move`]): for those, legality is whether our king is attacked on the
+/// board the move leaves ([`leaves_king_safe`]), with no move generation. The rest (castling,
+/// en passant, possible ambiguities, moves that are not even pseudo-legal) go through
+/// [`play_uci_among_candidates`].
 pub fn play_uci(p: &mut Chess, uci: &UciMove) -> Option<San> {
+    match plain_move(p, uci) {
+        Some(m) if leaves_king_safe(p, m) => {
+            p.play_unchecked(m);
+            Some(plain_san(m))
+        }
+        Some(_) => None,
+        None => play_uci_among_candidates(p, uci),
+    }
+}
+
+/// [`play_uci`] by generating the legal candidates once, for the legality test and the SAN
+/// alike: right for every move, but a move list per call.
+fn play_uci_among_candidates(p: &mut Chess, uci: &UciMove) -> Option<San> {
     let UciMove::Normal {
         from,
         to,
@@ -233,6 +252,111 @@ pub fn play_uci(p: &mut Chess, uci: &UciMove) -> Option<San> {
     };
     p.play_unchecked(m);
     Some(san)
+}
+
+/// The pseudo-legal move `uci` stands for when it is a plain one: a piece of ours moves as its
+/// kind moves (a king one step, a pawn forward or capturing, promoting exactly on the last rank)
+/// to a square not ours, and no other piece of its kind attacks that square, so its SAN needs
+/// no disambiguation. `None` for anything else, castling and en passant included; whether the
+/// move leaves our king in check is not tested here.
+fn plain_move(pos: &Chess, uci: &UciMove) -> Option<Move> {
+    let UciMove::Normal {
+        from,
+        to,
+        promotion,
+    } = *uci
+    else {
+        return None;
+    };
+    let role = pos.board().role_at(from)?;
+    let moves = pos.us().contains(from)
+        && !pos.us().contains(to)
+        && promotes_rightly(pos, role, to, promotion)
+        && match role {
+            Role::Pawn => pawn_reaches(pos, from, to),
+            Role::King => attacks::king_attacks(from).contains(to),
+            _ => {
+                let piece = role.of(pos.turn());
+                attacks::attacks(from, piece, pos.board().occupied()).contains(to)
+                    && unambiguous(pos, role, to)
+            }
+        };
+    moves.then(|| Move::Normal {
+        role,
+        from,
+        capture: pos.board().role_at(to),
+        to,
+        promotion,
+    })
+}
+
+/// Whether `promotion` is right for a move of `role` to `to`: a queen, rook, bishop or knight
+/// exactly when a pawn reaches the last rank, nothing otherwise.
+fn promotes_rightly(pos: &Chess, role: Role, to: Square, promotion: Option<Role>) -> bool {
+    let last_rank = role == Role::Pawn && to.rank() == pos.turn().relative_rank(Rank::Eighth);
+    match promotion {
+        None => !last_rank,
+        Some(Role::Pawn | Role::King) => false,
+        Some(_) => last_rank,
+    }
+}
+
+/// Whether our pawn on `from` can go to `to` other than en passant: a capture of one of their
+/// pieces, or one or (from its first square) two steps forward onto empty squares.
+fn pawn_reaches(pos: &Chess, from: Square, to: Square) -> bool {
+    let turn = pos.turn();
+    if attacks::pawn_attacks(turn, from).contains(to) {
+        return pos.them().contains(to);
+    }
+    let occupied = pos.board().occupied();
+    let step = turn.fold_wb(8, -8);
+    let Some(one) = from.offset(step).filter(|s| !occupied.contains(*s)) else {
+        return false;
+    };
+    to == one
+        || (from.rank() == turn.relative_rank(Rank::Second)
+            && one.offset(step) == Some(to)
+            && !occupied.contains(to))
+}
+
+/// Whether the pseudo-legal normal move `m` leaves our king unattacked (that is, whether it is
+/// legal): on the board the move leaves, no piece of theirs but the one it takes reaches the
+/// king's square.
+fn leaves_king_safe(pos: &Chess, m: Move) -> bool {
+    let Move::Normal { role, from, to, .. } = m else {
+        return false;
+    };
+    let board = pos.board();
+    let king = if role == Role::King {
+        Some(to)
+    } else {
+        board.king_of(pos.turn())
+    };
+    let occupied = board.occupied().without(from).with(to);
+    king.is_some_and(|king| {
+        board
+            .attacks_to(king, !pos.turn(), occupied)
+            .without(to)
+            .is_empty()
+    })
+}
+
+/// The SAN of a plain move ([`plain_move`]), as `San::disambiguate` writes it for a move that
+/// no other piece of its kind can make: only a pawn's capture names where it came from (its
+/// file).
+fn plain_san(m: Move) -> San {
+    let capture = m.is_capture();
+    San::Normal {
+        role: m.role(),
+        file: m
+            .from()
+            .filter(|_| m.role() == Role::Pawn && capture)
+            .map(Square::file),
+        rank: None,
+        capture,
+        to: m.to(),
+        promotion: m.promotion(),
+    }
 }
 
 /// [`san_plus`] with the moves that could make `m`'s SAN ambiguous already at hand: any list
@@ -345,6 +469,71 @@ mod tests {
                     assert_eq!(played, expected_after);
                 }
                 pos.play_unchecked(legal[(step * 7 + 3) % legal.len()]);
+            }
+        }
+    }
+
+    /// `play_uci`'s plain path against the candidates' path on every from-square, to-square
+    /// and promotion (legal or not) in positions with pins, checks, double checks, en passant,
+    /// promotions and castling (standard and Chess960), and a few plies on from each.
+    #[test]
+    fn play_uci_agrees_with_the_candidates_on_every_move() {
+        use shakmaty::fen::Fen;
+        let fens = [
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+            ),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
+            (
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                false,
+            ),
+            ("4k3/8/8/3pP3/8/8/8/R3K2R w KQ d6 0 1", false),
+            ("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1", false),
+            ("1N1N4/8/8/8/1N1N3k/8/8/K7 w - - 0 1", false),
+            ("4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", false),
+            ("4k3/8/8/1b6/8/8/4N3/4K2r w - - 0 1", false),
+            ("r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R b KQkq - 0 1", false),
+            ("3k4/8/8/8/8/8/8/R2K3R w - - 0 1", false),
+            ("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", true),
+            ("rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1", true),
+        ];
+        let promotions = [
+            None,
+            Some(Role::Queen),
+            Some(Role::Knight),
+            Some(Role::King),
+        ];
+        for (fen, chess960) in fens {
+            let mode = if chess960 {
+                CastlingMode::Chess960
+            } else {
+                CastlingMode::Standard
+            };
+            let mut pos: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
+            for step in 0..30usize {
+                for (from, to, promotion) in Square::ALL
+                    .into_iter()
+                    .flat_map(|f| Square::ALL.into_iter().map(move |t| (f, t)))
+                    .flat_map(|(f, t)| promotions.map(|p| (f, t, p)))
+                {
+                    let uci = UciMove::Normal {
+                        from,
+                        to,
+                        promotion,
+                    };
+                    let (mut plain, mut generated) = (pos.clone(), pos.clone());
+                    let san = play_uci(&mut plain, &uci);
+                    let expected = play_uci_among_candidates(&mut generated, &uci);
+                    assert_eq!(san, expected, "{fen} step {step}: {uci}");
+                    assert_eq!(plain, generated, "{fen} step {step}: {uci}");
+                }
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(legal[(step * 5 + 1) % legal.len()]);
             }
         }
     }

@@ -349,10 +349,7 @@ fn flag_ruling(flagged: Color, opponent: &Verdict, over: Option<&GameOutcome>) -
                 if opponent.helpmate_san.is_empty() {
                     String::new()
                 } else {
-                    format!(
-                        ", for example {}",
-                        short_line(opponent.helpmate_san.moves())
-                    )
+                    format!(", for example {}", opponent.helpmate_san.short())
                 }
             ),
             articles: vec!["6.9"],

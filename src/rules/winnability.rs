@@ -3,7 +3,8 @@
 //!
 //! The answer comes from chasolver (the CHA authors' helpmate solver), which works on boards of
 //! the `chess` crate: [`to_chess_board`] builds one from our position by writing a FEN with
-//! only the e.p. square that a legal capture can use. Our copy of chasolver
+//! only the e.p. square that a legal capture can use (a query builds the same board piece by
+//! piece from its cache key, without the text). Our copy of chasolver
 //! (`vendor/chasolver`) checks a stop condition inside its searches, so a query runs on the
 //! caller's thread and ends when its [`SolverBudget`] runs out or its [`CancelToken`] is
 //! cancelled (a request that timed out, an edit that made a diagnosis stale): no work goes on
@@ -150,6 +151,64 @@ pub fn to_chess_board(pos: &Chess, mode: CastlingMode) -> Result<chess::Board, S
 
 fn board_from_fen(fen: &str) -> Result<chess::Board, String> {
     chess::Board::from_str(fen).map_err(|e| format!("the solver cannot read {fen}: {e}"))
+}
+
+/// The solver's board for a cache key: the board that reading [`fen_of`]'s FEN gives, built
+/// piece by piece without writing and reading the text (the FEN is written only for an error).
+fn board_of(key: &Key) -> Result<chess::Board, String> {
+    let mut builder = chess::BoardBuilder::new();
+    for (square, piece) in key.board.iter() {
+        builder.piece(
+            chess::ALL_SQUARES[usize::from(square)],
+            to_chess_piece(piece.role),
+            to_chess_color(piece.color),
+        );
+    }
+    builder.side_to_move(to_chess_color(key.turn));
+    for color in Color::ALL {
+        builder.castle_rights(to_chess_color(color), castle_rights(key, color));
+    }
+    builder.en_passant(
+        key.ep_square
+            .map(|square| chess::File::from_index(usize::from(square.file()))),
+    );
+    chess::Board::try_from(&builder)
+        .map_err(|e| format!("the solver cannot read {}: {e}", fen_of(key)))
+}
+
+/// `color`'s castling rights as the `chess` crate reads them from the FEN: a side whose letter
+/// (`K`, `Q`, `k`, `q`) shakmaty writes, that is, a right for the outermost rook on the back
+/// rank beyond the king on that side.
+fn castle_rights(key: &Key, color: Color) -> chess::CastleRights {
+    let board = &key.board;
+    let backrank = shakmaty::Bitboard::from(color.backrank());
+    let rooks = board.by_piece(color.rook()) & backrank;
+    let rights = key.castling_rights & backrank;
+    let king = board
+        .king_of(color)
+        .filter(|k| k.rank() == color.backrank());
+    let side = |rook: Option<Square>, beyond: fn(Square, Square) -> bool| {
+        rook.is_some_and(|r| rights.contains(r) && king.is_some_and(|k| beyond(k, r)))
+    };
+    let king_side = side(rooks.last(), |k, r| k < r);
+    let queen_side = side(rooks.first(), |k, r| r < k);
+    match (king_side, queen_side) {
+        (true, true) => chess::CastleRights::Both,
+        (true, false) => chess::CastleRights::KingSide,
+        (false, true) => chess::CastleRights::QueenSide,
+        (false, false) => chess::CastleRights::NoRights,
+    }
+}
+
+fn to_chess_piece(role: Role) -> chess::Piece {
+    match role {
+        Role::Pawn => chess::Piece::Pawn,
+        Role::Knight => chess::Piece::Knight,
+        Role::Bishop => chess::Piece::Bishop,
+        Role::Rook => chess::Piece::Rook,
+        Role::Queen => chess::Piece::Queen,
+        Role::King => chess::Piece::King,
+    }
 }
 
 fn to_chess_color(color: Color) -> chess::Color {
@@ -336,8 +395,8 @@ fn undetermined_or(found: Result<Found, String>) -> Winnability {
     }
 }
 
-/// The queries on one position: the cache key, and the solver's board, read from the FEN
-/// written from the key (the bridge, [`chasolver_fen`]) at the first cache miss.
+/// The queries on one position: the cache key, and the solver's board, built from the key
+/// as reading [`chasolver_fen`]'s FEN would build it ([`board_of`]) at the first cache miss.
 struct Query {
     key: Key,
     board: Option<Result<chess::Board, String>>,
@@ -363,10 +422,7 @@ impl Query {
             return Ok(hit);
         }
         let key = &self.key;
-        let board = match self
-            .board
-            .get_or_insert_with(|| board_from_fen(&fen_of(key)))
-        {
+        let board = match self.board.get_or_insert_with(|| board_of(key)) {
             Ok(b) => *b,
             Err(why) => return Err(why.clone()),
         };
@@ -418,38 +474,15 @@ pub fn helpmate_san(pos: &Chess, line: &[String]) -> Vec<String> {
     let moves = line
         .iter()
         .map(|text| UciMove::from_ascii(text.as_bytes()).ok());
-    let mut out: Vec<String> = Vec::with_capacity(line.len());
-    let mate = walk_line(pos, moves, |san, check| out.push(san_with_sign(san, check)));
-    mark_mate(&mut out, mate);
-    out
+    SanLine::from_moves(pos, moves)
+        .moves()
+        .map(String::from)
+        .collect()
 }
 
 /// [`helpmate_san`] for a line of the solver's moves.
 fn san_line(pos: &Chess, line: &[chess::ChessMove]) -> SanLine {
-    let mut moves: Vec<String> = Vec::with_capacity(line.len());
-    let mate = walk_line(pos, line.iter().map(|m| Some(uci_of(*m))), |san, check| {
-        moves.push(san_with_sign(san, check));
-    });
-    mark_mate(&mut moves, mate);
-    SanLine(moves.into())
-}
-
-/// `san` written out, with `+` when it gives check.
-fn san_with_sign(san: San, check: bool) -> String {
-    let mut text = String::with_capacity(8);
-    san.append_to_string(&mut text);
-    if check {
-        text.push('+');
-    }
-    text
-}
-
-/// Turns the last move's `+` into `#` when the line ends in mate.
-fn mark_mate(moves: &mut [String], mate: bool) {
-    if mate && let Some(last) = moves.last_mut() {
-        last.pop();
-        last.push('#');
-    }
+    SanLine::from_moves(pos, line.iter().map(|m| Some(uci_of(*m))))
 }
 
 /// The solver's move as UCI, square by square (both crates number a1 = 0, b1 = 1, …).
@@ -491,18 +524,86 @@ fn walk_line(
 }
 
 /// A helpmate line in SAN, written once and shared by the cache and every report that quotes
-/// it; serialized as a list of moves.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[serde(transparent)]
-pub struct SanLine(Arc<[String]>);
+/// it; serialized as a list of moves. The moves are kept in one text, a space between them
+/// (SAN has none), with where each ends: a line is a few allocations however long, and
+/// [`SanLine::short`] is slices of the text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SanLine(Arc<SanText>);
+
+#[derive(Debug, Default, PartialEq, Eq)]
+struct SanText {
+    text: String,
+    ends: Vec<usize>,
+}
 
 impl SanLine {
-    pub fn moves(&self) -> &[String] {
-        &self.0
+    /// The SAN of `moves` played from `pos` (see [`walk_line`]), with `+` after a check and
+    /// `#` after the mate that ends the line.
+    fn from_moves(pos: &Chess, moves: impl ExactSizeIterator<Item = Option<UciMove>>) -> SanLine {
+        let mut line = SanText {
+            text: String::with_capacity(moves.len() * 8),
+            ends: Vec::with_capacity(moves.len()),
+        };
+        let mate = walk_line(pos, moves, |san, check| {
+            if !line.text.is_empty() {
+                line.text.push(' ');
+            }
+            san.append_to_string(&mut line.text);
+            if check {
+                line.text.push('+');
+            }
+            line.ends.push(line.text.len());
+        });
+        if mate {
+            line.text.pop();
+            line.text.push('#');
+        }
+        SanLine(Arc::new(line))
+    }
+
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = &str> {
+        let SanText { text, ends } = &*self.0;
+        let mut start = 0;
+        ends.iter().map(move |&end| {
+            let san = &text[start..end];
+            start = end + 1;
+            san
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.ends.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.0.ends.is_empty()
+    }
+
+    /// Moves `from..to` (`from < to`), spaces between them.
+    fn span(&self, from: usize, to: usize) -> &str {
+        let SanText { text, ends } = &*self.0;
+        let start = from.checked_sub(1).map_or(0, |i| ends[i] + 1);
+        &text[start..ends[to - 1]]
+    }
+
+    /// The line as [`crate::rules::report::short_line`] writes it, from slices of the text.
+    pub fn short(&self) -> String {
+        let n = self.len();
+        if n <= 12 {
+            self.0.text.clone()
+        } else {
+            format!(
+                "{} … {} ({n} half-moves)",
+                self.span(0, 6),
+                self.span(n - 3, n)
+            )
+        }
+    }
+}
+
+impl Serialize for SanLine {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.moves())
     }
 }
 
@@ -515,6 +616,77 @@ mod tests {
             .unwrap()
             .into_position(CastlingMode::Standard)
             .unwrap()
+    }
+
+    /// `SanLine::short` writes what `short_line` writes of its moves, for lines of every length
+    /// around the cut, and the moves come back as they were played.
+    #[test]
+    fn san_line_short_is_short_line_of_its_moves() {
+        let walk = [
+            "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1",
+            "f6g8", "g1f3", "g8f6", "f3g1",
+        ]
+        .map(String::from);
+        let start = Chess::default();
+        for n in 0..=walk.len() {
+            let moves = walk[..n]
+                .iter()
+                .map(|t| UciMove::from_ascii(t.as_bytes()).ok());
+            let line = SanLine::from_moves(&start, moves);
+            let expected = helpmate_san(&start, &walk[..n]);
+            assert_eq!(line.moves().collect::<Vec<_>>(), expected);
+            assert_eq!(line.short(), crate::rules::report::short_line(&expected));
+        }
+        let mate = pos("6k1/5ppp/8/8/8/8/8/3R2K1 w - - 0 1");
+        let line = SanLine::from_moves(&mate, [UciMove::from_ascii(b"d1d8").ok()].into_iter());
+        assert_eq!(line.moves().collect::<Vec<_>>(), ["Rd8#"]);
+        assert_eq!(line.short(), "Rd8#");
+    }
+
+    /// The key's board built piece by piece is the board read from its FEN, with every kind
+    /// of castling right (standard and Chess960, kept or lost), e.p. squares and their absence,
+    /// on positions a few plies on from each.
+    #[test]
+    fn board_of_is_the_board_of_the_fen() {
+        let fens = [
+            (
+                "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+                CastlingMode::Standard,
+            ),
+            ("r3k3/8/8/8/8/8/8/4K2R b Kq - 0 1", CastlingMode::Standard),
+            (
+                "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1",
+                CastlingMode::Chess960,
+            ),
+            (
+                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+                CastlingMode::Standard,
+            ),
+        ];
+        for (fen, mode) in fens {
+            let mut p: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
+            for step in 0..12usize {
+                let key = solver_key(&p, mode);
+                assert_eq!(
+                    board_of(&key),
+                    board_from_fen(&fen_of(&key)),
+                    "{fen} step {step}"
+                );
+                let legal = p.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                p.play_unchecked(legal[(step * 7 + 2) % legal.len()]);
+            }
+        }
     }
 
     #[test]

@@ -6,7 +6,6 @@ use super::{PositionAsk, PositionRuling, Ruled, side_name};
 use crate::answer::actors::subject;
 use crate::answer::claims::{ClaimSubject, Side};
 use crate::answer::intent::Topic;
-use crate::rules::report::short_line;
 
 pub struct DeadPosition;
 
@@ -109,10 +108,9 @@ fn alive(ask: &PositionAsk, can_mate: bool) -> Ruled {
         None
     };
     if let Some((who, line)) = proof {
-        ruled.detail.push(format!(
-            "For example, {who} mates after {}.",
-            short_line(line.moves())
-        ));
+        ruled
+            .detail
+            .push(format!("For example, {who} mates after {}.", line.short()));
     }
     ruled
 }
