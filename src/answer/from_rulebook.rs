@@ -59,6 +59,8 @@ pub struct MatchTuning {
     /// How much a ruling gains when other search hits (law passages or rulings) rest on its
     /// deciding article, or on an article within or above it: two readings agreeing.
     pub article_vote: f32,
+    /// A ruling whose premise (`premise:`) the question does not state.
+    pub premise_missing: f32,
 }
 
 impl Default for MatchTuning {
@@ -79,6 +81,7 @@ impl Default for MatchTuning {
             similarity_alone: 0.85,
             flag_unasked: 0.6,
             article_vote: 0.05,
+            premise_missing: 0.6,
         }
     }
 }
@@ -110,6 +113,7 @@ impl MatchTuning {
                 "similarity_alone" => &mut self.similarity_alone,
                 "flag_unasked" => &mut self.flag_unasked,
                 "article_vote" => &mut self.article_vote,
+                "premise_missing" => &mut self.premise_missing,
                 other => return Err(format!("unknown weight '{other}'")),
             };
             *field = v;
@@ -242,6 +246,11 @@ impl Arbiter {
                         blend.max(t.similarity_alone * similarity)
                             * t.setting_fit(meta, &frame.settings)
                             * if off_flag { t.flag_unasked } else { 1.0 }
+                            * if meta.premise_met(&frame.lower) {
+                                1.0
+                            } else {
+                                t.premise_missing
+                            }
                     }
                     None if p.kind == PageKind::Law && p.article.is_some() => t.law * rank,
                     None => t.guide * rank,

@@ -42,6 +42,18 @@ const CLASSIFYING: &[&str] = &[
     "what type of game",
 ];
 
+/// Words that name a kind of game (or ask for one).
+const GAME_KINDS: &[&str] = &[
+    "rapid",
+    "blitz",
+    "standard",
+    "classical",
+    "bullet",
+    "kind of game",
+    "type of game",
+    "categor",
+];
+
 /// A category word asked about directly: "is 15+0 rapid?", "is G/45 a rapid game?".
 static IS_CATEGORY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -80,7 +92,11 @@ impl TimeControlVerdict {
     /// The verdict when a one-part question asks to classify a time control it states.
     pub fn read(frame: &Frame) -> Option<TimeControlVerdict> {
         let q = frame.lower.as_str();
-        let asks = CLASSIFYING.iter().any(|w| q.contains(w)) || IS_CATEGORY.is_match(q);
+        // "Is a two-handed move considered illegal? …2 minutes…" classifies a move, not a
+        // time control: a classifying word counts only beside a kind of game.
+        let names_a_kind = GAME_KINDS.iter().any(|w| q.contains(w));
+        let asks =
+            names_a_kind && CLASSIFYING.iter().any(|w| q.contains(w)) || IS_CATEGORY.is_match(q);
         // A second question joined on ("…rapid, and do we have to write the moves?") is left
         // to the rulings, which answer both.
         const JOINED: &[&str] = &[
@@ -174,6 +190,12 @@ mod tests {
             Some((15, 0, Rapid))
         );
         assert_eq!(kind("Is 10+0 blitz or rapid?"), Some((10, 0, Blitz)));
+        assert_eq!(
+            kind(
+                "Not sure using two hands is considered illegal move. Penalty could be adding 2 minutes to opponents clock."
+            ),
+            None
+        );
         assert_eq!(kind("does 10+5 count as blitz?"), Some((10, 5, Rapid)));
         assert_eq!(kind("is 3|2 blitz?"), Some((3, 2, Blitz)));
         assert_eq!(kind("Is G/45 a rapid game?"), Some((45, 0, Rapid)));

@@ -67,12 +67,22 @@ pub struct RulingMeta {
     pub also_anywhere: bool,
     /// The decision depends on the actual position: the answer invites the asker to give it.
     pub needs_position: bool,
+    /// What the question must say for the ruling's decision to fit it (`premise: bare king |
+    /// lone king | only a king`): a ruling whose answer asserts a fact ("a lone king never
+    /// mates") answers no question that does not state that fact. Empty: no premise.
+    pub premises: Vec<String>,
 }
 
 impl RulingMeta {
     /// Whether the ruling holds in every setting.
     pub fn holds_everywhere(&self) -> bool {
         self.settings.is_empty() || self.also_anywhere
+    }
+
+    /// Whether a question (lower case, as the answer layer reads it) states the ruling's
+    /// premise, if it has one.
+    pub fn premise_met(&self, lower: &str) -> bool {
+        self.premises.is_empty() || self.premises.iter().any(|p| lower.contains(p.as_str()))
     }
 }
 
@@ -112,6 +122,12 @@ pub fn split_ruling(text: &str) -> Result<(RulingMeta, String), String> {
                 }
             }
             "position" => meta.needs_position = matches!(value, "yes" | "true"),
+            "premise" => meta.premises.extend(
+                value
+                    .split('|')
+                    .map(|p| p.trim().to_lowercase())
+                    .filter(|p| !p.is_empty()),
+            ),
             _ => unreachable!("meta_line only returns known keys"),
         }
     }
@@ -122,7 +138,7 @@ pub fn split_ruling(text: &str) -> Result<(RulingMeta, String), String> {
 }
 
 fn meta_line(line: &str) -> Option<(&'static str, &str)> {
-    for key in ["asked", "articles", "context", "position"] {
+    for key in ["asked", "articles", "context", "position", "premise"] {
         if let Some(rest) = line.strip_prefix(key).and_then(|r| r.strip_prefix(':')) {
             return Some((key, rest));
         }
@@ -148,6 +164,11 @@ mod tests {
     #[test]
     fn unknown_context_and_missing_articles_are_errors() {
         assert!(split_ruling("articles: 1.1\ncontext: bullet\nYes.").is_err());
+        let (meta, _) =
+            split_ruling("articles: 6.9\npremise: Bare king | lone king\nIt is a draw.").unwrap();
+        assert_eq!(meta.premises, ["bare king", "lone king"]);
+        assert!(meta.premise_met("he flagged and i had a lone king"));
+        assert!(!meta.premise_met("he flagged and i had a rook"));
         assert!(split_ruling("asked: x\nYes.").is_err());
     }
 }
