@@ -125,6 +125,18 @@ pub struct FlagByMaterial {
     armageddon: bool,
 }
 
+/// Everyone a question can name: an army said to be both players' is each one's.
+const EVERY_PARTY: &[Party] = &[
+    Party::White,
+    Party::Black,
+    Party::Asker,
+    Party::Opponent,
+    Party::Flagger,
+    Party::NotFlagger,
+    Party::PlayerA,
+    Party::PlayerB,
+];
+
 /// The armies described after these words belong to White / Black / both.
 const WHITE_HOLDS: &[&str] = &[
     "white has ",
@@ -428,14 +440,7 @@ fn armies(lower: &str) -> Vec<(usize, Party, Army)> {
                 }
                 let owners: &[Party] = match owner {
                     Some(p) => &[p],
-                    None => &[
-                        Party::White,
-                        Party::Black,
-                        Party::Asker,
-                        Party::Opponent,
-                        Party::Flagger,
-                        Party::NotFlagger,
-                    ],
+                    None => EVERY_PARTY,
                 };
                 for p in owners {
                     out.push((i, *p, said.army));
@@ -465,18 +470,7 @@ fn equal_matchups(lower: &str) -> Vec<(usize, Party, Army)> {
                 continue;
             };
             if first.army == second.army {
-                for p in [
-                    Party::White,
-                    Party::Black,
-                    Party::Asker,
-                    Party::Opponent,
-                    Party::Flagger,
-                    Party::NotFlagger,
-                    Party::PlayerA,
-                    Party::PlayerB,
-                ] {
-                    out.push((i, p, first.army));
-                }
+                out.extend(EVERY_PARTY.iter().map(|p| (i, *p, first.army)));
             }
         }
     }

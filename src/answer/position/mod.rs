@@ -252,6 +252,29 @@ pub static RULINGS: &[&dyn PositionRuling] = &[
     &general::General,
 ];
 
+/// The side to move's legal moves that `keep` selects (castling left out), at most `limit`,
+/// in SAN, each stated with its claim: the moves a touch-move ruling quotes.
+pub fn quoted_moves(
+    ask: &PositionAsk,
+    ruled: &mut Ruled,
+    limit: usize,
+    keep: impl Fn(&shakmaty::Move) -> bool,
+) -> Vec<String> {
+    use shakmaty::Position;
+    let pos = ask.game.current();
+    let moves: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| !m.is_castle() && keep(m))
+        .take(limit)
+        .map(|m| crate::rules::notation::san_plus(pos, m))
+        .collect();
+    for mv in &moves {
+        ruled.claim(ask.claim(ClaimSubject::LegalMove { mv: mv.clone() }));
+    }
+    moves
+}
+
 /// A clause as a sentence: capitalised, one full stop at the end.
 pub fn sentence(text: &str) -> String {
     crate::rules::castling::capitalise_first(text.trim_end_matches('.')) + "."

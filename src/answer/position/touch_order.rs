@@ -3,13 +3,11 @@
 //! the board for the side to move — touch-move binds only the player having the move.
 //! Castling (king and rook) is [`super::touched_to_castle`]'s.
 
-use shakmaty::{Position, Role};
+use shakmaty::Role;
 
-use super::{PositionAsk, PositionRuling, Ruled, side_name};
+use super::{PositionAsk, PositionRuling, Ruled, quoted_moves, side_name};
 use crate::answer::actors::{PieceKind, piece_word};
-use crate::answer::claims::ClaimSubject;
 use crate::answer::intent::Topic;
-use crate::rules::notation::san_plus;
 
 pub struct TouchOrder;
 
@@ -96,21 +94,9 @@ fn kind_name(kind: PieceKind) -> &'static str {
     }
 }
 
-/// The legal moves of the side to move's pieces of this kind in SAN, each with its claim (at
-/// most six quoted).
+/// The legal moves of the side to move's pieces of this kind (at most six quoted).
 fn moves_of(ask: &PositionAsk, role: Role, ruled: &mut Ruled) -> Vec<String> {
-    let pos = ask.game.current();
-    let moves: Vec<String> = pos
-        .legal_moves()
-        .into_iter()
-        .filter(|m| m.role() == role && !m.is_castle())
-        .take(6)
-        .map(|m| san_plus(pos, m))
-        .collect();
-    for mv in &moves {
-        ruled.claim(ask.claim(ClaimSubject::LegalMove { mv: mv.clone() }));
-    }
-    moves
+    quoted_moves(ask, ruled, 6, |m| m.role() == role)
 }
 
 #[cfg(test)]

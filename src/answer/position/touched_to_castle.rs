@@ -5,10 +5,9 @@
 
 use shakmaty::{CastlingSide, Color, Position, Role, Square};
 
-use super::{PositionAsk, PositionRuling, Ruled, side_name};
+use super::{PositionAsk, PositionRuling, Ruled, quoted_moves, side_name};
 use crate::answer::claims::{ClaimSubject, Side, Wing, castling_status};
 use crate::answer::intent::Topic;
-use crate::rules::notation::san_plus;
 
 pub struct TouchedToCastle;
 
@@ -204,19 +203,9 @@ fn rook_square(ask: &PositionAsk, color: Color, side: CastlingSide) -> Option<Sq
     })
 }
 
-/// The legal moves of the piece on `from` in SAN (castling left out), each with its claim.
+/// The legal moves of the piece on `from`.
 fn moves_from(ask: &PositionAsk, from: Square, ruled: &mut Ruled) -> Vec<String> {
-    let pos = ask.game.current();
-    let moves: Vec<String> = pos
-        .legal_moves()
-        .into_iter()
-        .filter(|m| m.from() == Some(from) && !m.is_castle())
-        .map(|m| san_plus(pos, m))
-        .collect();
-    for mv in &moves {
-        ruled.claim(ask.claim(ClaimSubject::LegalMove { mv: mv.clone() }));
-    }
-    moves
+    quoted_moves(ask, ruled, usize::MAX, |m| m.from() == Some(from))
 }
 
 #[cfg(test)]
