@@ -275,7 +275,7 @@ fn check_info(pos: &Chess, checkers: Bitboard, checkmate: bool, stalemate: bool)
             capitalised(turn)
         )
     } else {
-        format!("{} is not in check", capitalised(turn))
+        [capitalised(turn), " is not in check"].concat()
     };
     let article = if checkmate {
         "5.1.1"
@@ -331,41 +331,57 @@ fn flag_ruling(flagged: Color, opponent: &Verdict, over: Option<&GameOutcome>) -
         let flagged_won = o.result == result_for_winner(flagged);
         return Ruling {
             result: (!flagged_won).then(|| o.result.clone()),
-            reason: format!(
-                "the game is already over ({}: {}), so a flag falling now changes nothing (6.9)",
-                o.reason, o.result
-            ),
+            reason: [
+                "the game is already over (",
+                &o.reason,
+                ": ",
+                &o.result,
+                "), so a flag falling now changes nothing (6.9)",
+            ]
+            .concat(),
             articles: vec!["6.9", o.article],
         };
     }
     match &opponent.winnability {
         Winnability::Winnable { .. } => Ruling {
             result: Some(result_for_winner(opp)),
-            reason: format!(
-                "if {}'s flag falls, {} wins: {} could still checkmate by a series of legal moves{} (6.9)",
-                color_name(flagged),
-                color_name(opp),
-                color_name(opp),
-                if opponent.helpmate_san.is_empty() {
+            reason: {
+                let example = if opponent.helpmate_san.is_empty() {
                     String::new()
                 } else {
-                    format!(", for example {}", opponent.helpmate_san.short())
-                }
-            ),
+                    opponent.helpmate_san.short()
+                };
+                [
+                    "if ",
+                    color_name(flagged),
+                    "'s flag falls, ",
+                    color_name(opp),
+                    " wins: ",
+                    color_name(opp),
+                    " could still checkmate by a series of legal moves",
+                    if example.is_empty() { "" } else { ", for example " },
+                    &example,
+                    " (6.9)",
+                ]
+                .concat()
+            },
             articles: vec!["6.9"],
         },
         Winnability::Unwinnable => Ruling {
             result: Some("1/2-1/2".into()),
-            reason: format!(
-                "if {}'s flag falls, the game is drawn: {} cannot checkmate by any series of legal moves (6.9)",
+            reason: [
+                "if ",
                 color_name(flagged),
-                color_name(opp)
-            ),
+                "'s flag falls, the game is drawn: ",
+                color_name(opp),
+                " cannot checkmate by any series of legal moves (6.9)",
+            ]
+            .concat(),
             articles: vec!["6.9"],
         },
         Winnability::Undetermined { why } => Ruling {
             result: None,
-            reason: format!("undetermined: {why} (6.9)"),
+            reason: ["undetermined: ", why, " (6.9)"].concat(),
             articles: vec!["6.9"],
         },
     }
@@ -383,35 +399,45 @@ fn resignation_ruling(
     if let Some(o) = over {
         return Ruling {
             result: Some(o.result.clone()),
-            reason: format!(
-                "the game is already over ({}: {}); resigning now changes nothing (5.1.2)",
-                o.reason, o.result
-            ),
+            reason: [
+                "the game is already over (",
+                &o.reason,
+                ": ",
+                &o.result,
+                "); resigning now changes nothing (5.1.2)",
+            ]
+            .concat(),
             articles: vec!["5.1.2", o.article],
         };
     }
     match opponent {
         Winnability::Winnable { .. } => Ruling {
             result: Some(result_for_winner(opp)),
-            reason: format!(
-                "if {} resigns, {} wins (5.1.2)",
+            reason: [
+                "if ",
                 color_name(resigner),
-                color_name(opp)
-            ),
+                " resigns, ",
+                color_name(opp),
+                " wins (5.1.2)",
+            ]
+            .concat(),
             articles: vec!["5.1.2"],
         },
         Winnability::Unwinnable => Ruling {
             result: Some("1/2-1/2".into()),
-            reason: format!(
-                "if {} resigns, the game is still drawn: {} cannot checkmate by any series of legal moves (5.1.2, new in 2023)",
+            reason: [
+                "if ",
                 color_name(resigner),
-                color_name(opp)
-            ),
+                " resigns, the game is still drawn: ",
+                color_name(opp),
+                " cannot checkmate by any series of legal moves (5.1.2, new in 2023)",
+            ]
+            .concat(),
             articles: vec!["5.1.2"],
         },
         Winnability::Undetermined { why } => Ruling {
             result: None,
-            reason: format!("undetermined: {why} (5.1.2)"),
+            reason: ["undetermined: ", why, " (5.1.2)"].concat(),
             articles: vec!["5.1.2"],
         },
     }
