@@ -226,7 +226,7 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
     };
 
     Report {
-        fen: Fen::from_position(pos, EnPassantMode::Legal).to_string(),
+        fen: fen_text(pos),
         turn: color_name(pos.turn()),
         fullmove: pos.fullmoves().get(),
         in_check,
@@ -251,6 +251,15 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
         move_check: move_text.map(|text| check_move(game, pos, text)),
         warnings: game.warnings.clone(),
     }
+}
+
+/// The position's FEN (en passant square only when a capture there is legal), written straight
+/// into a `String` by shakmaty's `append_to_string`: the same text as its `Display`, which goes
+/// through a `Formatter` a character at a time.
+fn fen_text(pos: &Chess) -> String {
+    let mut text = String::with_capacity(96);
+    Fen::from_position(pos, EnPassantMode::Legal).append_to_string(&mut text);
+    text
 }
 
 /// Check, mate or stalemate of the side to move, in words, with the article that decides it.
