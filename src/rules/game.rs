@@ -546,7 +546,10 @@ mod tests {
         let k = "4k3/8/8/8/8/8/8/4K3";
         assert_eq!(
             field_error(&format!("{k} w - - 0 1 extra  more")),
-            ("full-move number", "is followed by 2 extra fields (\"extra more\")".into())
+            (
+                "full-move number",
+                "is followed by 2 extra fields (\"extra more\")".into()
+            )
         );
         assert_eq!(
             field_error("8/8/8/8/8/8/8 w - - 0 1"),
@@ -557,7 +560,10 @@ mod tests {
             ("board", "has 9 ranks; it needs 8 separated by '/'".into())
         );
         assert_eq!(field_error("  "), ("board", "is empty".into()));
-        assert_eq!(fen_fields(" a\tb  c d e f "), (["a", "b", "c", "d", "e", "f"], 6));
+        assert_eq!(
+            fen_fields(" a\tb  c d e f "),
+            (["a", "b", "c", "d", "e", "f"], 6)
+        );
         assert_eq!(fen_fields("a b"), (["a", "b", "", "", "", ""], 2));
         assert_eq!(fen_fields("a b c d e f g h").1, 8);
         let (pos, _, _) = parse_fen(&format!("{k}  b  -  -  7  30 ")).unwrap();

@@ -583,9 +583,15 @@ mod tests {
     fn gives_check_agrees_with_playing_the_move() {
         use shakmaty::fen::Fen;
         let fens = [
-            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+            ),
             ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
-            ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", false),
+            (
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                false,
+            ),
             // Discovered checks: the bishop, the knight and the pawn uncover a rook or bishop.
             ("4k3/8/8/8/4B3/8/4R3/4K3 w - - 0 1", false),
             ("7k/8/5N2/8/3B4/8/8/K7 w - - 0 1", false),

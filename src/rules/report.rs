@@ -368,7 +368,11 @@ fn flag_ruling(flagged: Color, opponent: &Verdict, over: Option<&GameOutcome>) -
                     " wins: ",
                     color_name(opp),
                     " could still checkmate by a series of legal moves",
-                    if example.is_empty() { "" } else { ", for example " },
+                    if example.is_empty() {
+                        ""
+                    } else {
+                        ", for example "
+                    },
                     &example,
                     " (6.9)",
                 ]
