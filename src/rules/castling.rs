@@ -95,18 +95,23 @@ pub fn castling_status(
 /// the history knows it.
 fn right_lost(color: Color, side: CastlingSide, lost_by: Option<&str>) -> CastlingReason {
     let text = match lost_by {
-        Some(how) => format!(
-            "{} has lost the right to castle {} for good: {} (3.8.2.1)",
+        Some(how) => [
             capitalised(color),
+            " has lost the right to castle ",
             side_words(side),
-            how
-        ),
-        None => format!(
-            "{} has no right to castle {}: the position shows that the king or that rook \
-             has already moved, and the right never comes back (3.8.2.1)",
+            " for good: ",
+            how,
+            " (3.8.2.1)",
+        ]
+        .concat(),
+        None => [
             capitalised(color),
-            side_words(side)
-        ),
+            " has no right to castle ",
+            side_words(side),
+            ": the position shows that the king or that rook \
+             has already moved, and the right never comes back (3.8.2.1)",
+        ]
+        .concat(),
     };
     CastlingReason {
         code: CastlingCode::RightLost,
@@ -174,11 +179,13 @@ impl<'a> CastlingOption<'a> {
         let turn = self.pos.turn();
         (turn != self.color).then(|| CastlingReason {
             code: CastlingCode::NotYourMove,
-            text: format!(
-                "{} keeps the right, but it is {}'s move now (1.2)",
+            text: [
                 capitalised(self.color),
-                color_name(turn)
-            ),
+                " keeps the right, but it is ",
+                color_name(turn),
+                "'s move now (1.2)",
+            ]
+            .concat(),
             article: "1.2",
             squares: vec![],
             pieces: vec![],
@@ -307,13 +314,15 @@ impl<'a> CastlingOption<'a> {
         };
         CastlingReason {
             code: CastlingCode::Allowed,
-            text: format!(
-                "{} may castle {} now: the right is intact, nothing stands between king and rook, \
-                 and the king is not in check and crosses or lands on no attacked square{}",
+            text: [
                 capitalised(self.color),
+                " may castle ",
                 side_words(self.side),
-                note
-            ),
+                " now: the right is intact, nothing stands between king and rook, \
+                 and the king is not in check and crosses or lands on no attacked square",
+                &note,
+            ]
+            .concat(),
             article: "3.8.2",
             squares: vec![],
             pieces: vec![],

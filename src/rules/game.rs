@@ -77,8 +77,13 @@ pub fn parse_fen_in(
     chess960: bool,
 ) -> Result<(Chess, CastlingMode, Vec<String>), RulesError> {
     let text = text.trim();
-    let fields: Vec<&str> = text.split_whitespace().collect();
-    check_field_count(&fields)?;
+    let (six, count) = fen_fields(text);
+    if count > 6 {
+        let all: Vec<&str> = text.split_whitespace().collect();
+        check_field_count(&all)?;
+    }
+    let fields = &six[..count.min(6)];
+    check_field_count(fields)?;
     check_board_field(fields[0])?;
     // shakmaty saturates numbers that overflow (a clock of 99999999999999999999 would read as
     // 4294967295, a 75-move draw): refuse them instead.
@@ -87,7 +92,7 @@ pub fn parse_fen_in(
             check_number_field(idx, value)?;
         }
     }
-    let fen: Fen = text.parse().map_err(|e| fen_syntax_error(e, &fields))?;
+    let fen: Fen = text.parse().map_err(|e| fen_syntax_error(e, fields))?;
     let castling_field = fields.get(2).copied().unwrap_or("-");
     let mode = castling_mode(chess960, castling_field);
     let setup = fen.into_setup();
@@ -103,6 +108,20 @@ pub fn parse_fen_in(
         Err(err) => drop_impossible_rights(err)?,
     };
     Ok((pos, mode, warnings))
+}
+
+/// The first six whitespace-separated fields of `text` and how many fields it has in all (more
+/// than six only to say that there are more): a FEN's fields without collecting them in a `Vec`.
+fn fen_fields(text: &str) -> ([&str; 6], usize) {
+    let mut fields = [""; 6];
+    let mut count = 0;
+    for field in text.split_whitespace() {
+        if let Some(slot) = fields.get_mut(count) {
+            *slot = field;
+        }
+        count += 1;
+    }
+    (fields, count)
 }
 
 /// A FEN has one to six fields; checked first so that the errors after it can name a field
@@ -268,14 +287,14 @@ fn x_fen_chess960(
 }
 
 fn check_board_field(board: &str) -> Result<(), RulesError> {
-    let ranks: Vec<&str> = board.split('/').collect();
-    if ranks.len() != 8 {
+    let ranks = board.bytes().filter(|&b| b == b'/').count() + 1;
+    if ranks != 8 {
         return Err(RulesError::InvalidFen {
             field: "board",
-            detail: format!("has {} ranks; it needs 8 separated by '/'", ranks.len()),
+            detail: format!("has {ranks} ranks; it needs 8 separated by '/'"),
         });
     }
-    for (i, rank) in ranks.iter().enumerate() {
+    for (i, rank) in board.split('/').enumerate() {
         let mut width = 0u32;
         for c in rank.chars() {
             match c {
@@ -518,6 +537,37 @@ mod tests {
         assert_eq!(field, "full-move number");
         let (field, _) = field_error("4k3/8/8/8/8/8/8/4K2R w K - -1 2");
         assert_eq!(field, "half-move clock");
+    }
+
+    /// The field count and rank count errors, read without collecting the fields and ranks,
+    /// say what they said when both were collected into `Vec`s.
+    #[test]
+    fn field_and_rank_counts_are_named_in_the_error() {
+        let k = "4k3/8/8/8/8/8/8/4K3";
+        assert_eq!(
+            field_error(&format!("{k} w - - 0 1 extra  more")),
+            (
+                "full-move number",
+                "is followed by 2 extra fields (\"extra more\")".into()
+            )
+        );
+        assert_eq!(
+            field_error("8/8/8/8/8/8/8 w - - 0 1"),
+            ("board", "has 7 ranks; it needs 8 separated by '/'".into())
+        );
+        assert_eq!(
+            field_error(&format!("{k}/ w - - 0 1")),
+            ("board", "has 9 ranks; it needs 8 separated by '/'".into())
+        );
+        assert_eq!(field_error("  "), ("board", "is empty".into()));
+        assert_eq!(
+            fen_fields(" a\tb  c d e f "),
+            (["a", "b", "c", "d", "e", "f"], 6)
+        );
+        assert_eq!(fen_fields("a b"), (["a", "b", "", "", "", ""], 2));
+        assert_eq!(fen_fields("a b c d e f g h").1, 8);
+        let (pos, _, _) = parse_fen(&format!("{k}  b  -  -  7  30 ")).unwrap();
+        assert_eq!((pos.turn(), pos.halfmoves()), (Color::Black, 7));
     }
 
     #[test]

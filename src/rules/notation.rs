@@ -362,9 +362,45 @@ fn plain_san(m: Move) -> San {
 /// [`san_plus`] with the moves that could make `m`'s SAN ambiguous already at hand: any list
 /// that holds every legal move of `m`'s role to `m`'s square, such as all the legal moves.
 pub fn san_plus_among(pos: &Chess, m: Move, candidates: &MoveList) -> String {
+    with_check_sign_of(pos, m, San::disambiguate(m, candidates))
+}
+
+/// `san`, the SAN of the legal move `m` in `pos`, written out with its check or mate sign.
+/// Most moves give no check, which [`gives_check`] sees on the board without playing them;
+/// the rest (and castling and en passant, which it leaves alone) are played on a copy.
+fn with_check_sign_of(pos: &Chess, m: Move, san: San) -> String {
+    if gives_check(pos, m) == Some(false) {
+        return san_text(san);
+    }
     let mut after = pos.clone();
     after.play_unchecked(m);
-    with_check_sign(San::disambiguate(m, candidates), &after)
+    with_check_sign(san, &after)
+}
+
+/// Whether the legal normal move `m` (a promotion or capture included) checks the other king:
+/// the piece on its new square attacks that king, or one of our other pieces does once `from`
+/// is empty (a discovered check). `None` for castling and en passant (and without a king of
+/// theirs), which the caller plays out instead.
+fn gives_check(pos: &Chess, m: Move) -> Option<bool> {
+    let Move::Normal {
+        role,
+        from,
+        to,
+        promotion,
+        ..
+    } = m
+    else {
+        return None;
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let king = board.king_of(!us)?;
+    let occupied = board.occupied().without(from).with(to);
+    let moved = promotion.unwrap_or(role).of(us);
+    Some(
+        attacks::attacks(to, moved, occupied).contains(king)
+            || board.attacks_to(king, us, occupied).without(from).any(),
+    )
 }
 
 /// [`san_plus`] of every move of `legal` (all the legal moves, in order). A piece's move is
@@ -387,6 +423,7 @@ pub fn san_plus_all(pos: &Chess, legal: &MoveList) -> Vec<String> {
             {
                 san_plus_among(pos, *m, legal)
             }
+            Move::Normal { .. } => with_check_sign_of(pos, *m, plain_san(*m)),
             _ => san_plus_among(pos, *m, &alone),
         })
         .collect()
@@ -536,6 +573,70 @@ mod tests {
                 pos.play_unchecked(legal[(step * 5 + 1) % legal.len()]);
             }
         }
+    }
+
+    /// `gives_check` against playing the move and asking shakmaty, on every legal move of
+    /// positions with direct, discovered and double checks, pins, checking promotions
+    /// (knight and queen), captures, en passant and castling (standard and Chess960), and 40
+    /// plies on from each; and `san_plus_all` against `SanPlus::from_move` on the same moves.
+    #[test]
+    fn gives_check_agrees_with_playing_the_move() {
+        use shakmaty::fen::Fen;
+        let fens = [
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+            ),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
+            (
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                false,
+            ),
+            // Discovered checks: the bishop, the knight and the pawn uncover a rook or bishop.
+            ("4k3/8/8/8/4B3/8/4R3/4K3 w - - 0 1", false),
+            ("7k/8/5N2/8/3B4/8/8/K7 w - - 0 1", false),
+            ("7k/8/8/8/8/8/1P6/B3K3 w - - 0 1", false),
+            // A promotion that checks as a knight, as a queen, and by uncovering a rook.
+            ("8/3P1k2/8/8/8/8/8/K7 w - - 0 1", false),
+            ("3k4/1P6/8/8/8/8/8/K7 w - - 0 1", false),
+            ("8/RP5k/8/8/8/8/8/6K1 w - - 0 1", false),
+            ("1r5k/P7/8/8/8/8/8/K7 w - - 0 1", false),
+            // En passant uncovering a check, and castling giving one.
+            ("8/8/8/K2pP2k/8/8/8/8 w - d6 0 1", false),
+            ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", false),
+            ("3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", false),
+            ("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", true),
+            ("4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", false),
+            ("r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R b KQkq - 0 1", false),
+        ];
+        let mut checks = 0;
+        for (fen, chess960) in fens {
+            let mode = if chess960 {
+                CastlingMode::Chess960
+            } else {
+                CastlingMode::Standard
+            };
+            let mut pos: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
+            for step in 0..40usize {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let all = san_plus_all(&pos, &legal);
+                for (i, m) in legal.iter().enumerate() {
+                    let mut after = pos.clone();
+                    after.play_unchecked(*m);
+                    checks += usize::from(after.is_check());
+                    if let Some(check) = gives_check(&pos, *m) {
+                        assert_eq!(check, after.is_check(), "{fen} step {step}: {m:?}");
+                    }
+                    let expected = shakmaty::san::SanPlus::from_move(pos.clone(), *m).to_string();
+                    assert_eq!(all[i], expected, "{fen} step {step}: {m:?}");
+                }
+                pos.play_unchecked(legal[(step * 7 + 3) % legal.len()]);
+            }
+        }
+        assert!(checks > 100, "too few checking moves to tell: {checks}");
     }
 
     #[test]

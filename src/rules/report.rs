@@ -226,7 +226,7 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
     };
 
     Report {
-        fen: Fen::from_position(pos, EnPassantMode::Legal).to_string(),
+        fen: fen_text(pos),
         turn: color_name(pos.turn()),
         fullmove: pos.fullmoves().get(),
         in_check,
@@ -253,6 +253,15 @@ pub fn check(game: &Game, move_text: Option<&str>, opts: CheckOptions) -> Report
     }
 }
 
+/// The position's FEN (en passant square only when a capture there is legal), written straight
+/// into a `String` by shakmaty's `append_to_string`: the same text as its `Display`, which goes
+/// through a `Formatter` a character at a time.
+fn fen_text(pos: &Chess) -> String {
+    let mut text = String::with_capacity(96);
+    Fen::from_position(pos, EnPassantMode::Legal).append_to_string(&mut text);
+    text
+}
+
 /// Check, mate or stalemate of the side to move, in words, with the article that decides it.
 fn check_info(pos: &Chess, checkers: Bitboard, checkmate: bool, stalemate: bool) -> CheckInfo {
     let turn = pos.turn();
@@ -275,7 +284,7 @@ fn check_info(pos: &Chess, checkers: Bitboard, checkmate: bool, stalemate: bool)
             capitalised(turn)
         )
     } else {
-        format!("{} is not in check", capitalised(turn))
+        [capitalised(turn), " is not in check"].concat()
     };
     let article = if checkmate {
         "5.1.1"
@@ -331,41 +340,61 @@ fn flag_ruling(flagged: Color, opponent: &Verdict, over: Option<&GameOutcome>) -
         let flagged_won = o.result == result_for_winner(flagged);
         return Ruling {
             result: (!flagged_won).then(|| o.result.clone()),
-            reason: format!(
-                "the game is already over ({}: {}), so a flag falling now changes nothing (6.9)",
-                o.reason, o.result
-            ),
+            reason: [
+                "the game is already over (",
+                &o.reason,
+                ": ",
+                &o.result,
+                "), so a flag falling now changes nothing (6.9)",
+            ]
+            .concat(),
             articles: vec!["6.9", o.article],
         };
     }
     match &opponent.winnability {
         Winnability::Winnable { .. } => Ruling {
             result: Some(result_for_winner(opp)),
-            reason: format!(
-                "if {}'s flag falls, {} wins: {} could still checkmate by a series of legal moves{} (6.9)",
-                color_name(flagged),
-                color_name(opp),
-                color_name(opp),
-                if opponent.helpmate_san.is_empty() {
+            reason: {
+                let example = if opponent.helpmate_san.is_empty() {
                     String::new()
                 } else {
-                    format!(", for example {}", opponent.helpmate_san.short())
-                }
-            ),
+                    opponent.helpmate_san.short()
+                };
+                [
+                    "if ",
+                    color_name(flagged),
+                    "'s flag falls, ",
+                    color_name(opp),
+                    " wins: ",
+                    color_name(opp),
+                    " could still checkmate by a series of legal moves",
+                    if example.is_empty() {
+                        ""
+                    } else {
+                        ", for example "
+                    },
+                    &example,
+                    " (6.9)",
+                ]
+                .concat()
+            },
             articles: vec!["6.9"],
         },
         Winnability::Unwinnable => Ruling {
             result: Some("1/2-1/2".into()),
-            reason: format!(
-                "if {}'s flag falls, the game is drawn: {} cannot checkmate by any series of legal moves (6.9)",
+            reason: [
+                "if ",
                 color_name(flagged),
-                color_name(opp)
-            ),
+                "'s flag falls, the game is drawn: ",
+                color_name(opp),
+                " cannot checkmate by any series of legal moves (6.9)",
+            ]
+            .concat(),
             articles: vec!["6.9"],
         },
         Winnability::Undetermined { why } => Ruling {
             result: None,
-            reason: format!("undetermined: {why} (6.9)"),
+            reason: ["undetermined: ", why, " (6.9)"].concat(),
             articles: vec!["6.9"],
         },
     }
@@ -383,35 +412,45 @@ fn resignation_ruling(
     if let Some(o) = over {
         return Ruling {
             result: Some(o.result.clone()),
-            reason: format!(
-                "the game is already over ({}: {}); resigning now changes nothing (5.1.2)",
-                o.reason, o.result
-            ),
+            reason: [
+                "the game is already over (",
+                &o.reason,
+                ": ",
+                &o.result,
+                "); resigning now changes nothing (5.1.2)",
+            ]
+            .concat(),
             articles: vec!["5.1.2", o.article],
         };
     }
     match opponent {
         Winnability::Winnable { .. } => Ruling {
             result: Some(result_for_winner(opp)),
-            reason: format!(
-                "if {} resigns, {} wins (5.1.2)",
+            reason: [
+                "if ",
                 color_name(resigner),
-                color_name(opp)
-            ),
+                " resigns, ",
+                color_name(opp),
+                " wins (5.1.2)",
+            ]
+            .concat(),
             articles: vec!["5.1.2"],
         },
         Winnability::Unwinnable => Ruling {
             result: Some("1/2-1/2".into()),
-            reason: format!(
-                "if {} resigns, the game is still drawn: {} cannot checkmate by any series of legal moves (5.1.2, new in 2023)",
+            reason: [
+                "if ",
                 color_name(resigner),
-                color_name(opp)
-            ),
+                " resigns, the game is still drawn: ",
+                color_name(opp),
+                " cannot checkmate by any series of legal moves (5.1.2, new in 2023)",
+            ]
+            .concat(),
             articles: vec!["5.1.2"],
         },
         Winnability::Undetermined { why } => Ruling {
             result: None,
-            reason: format!("undetermined: {why} (5.1.2)"),
+            reason: ["undetermined: ", why, " (5.1.2)"].concat(),
             articles: vec!["5.1.2"],
         },
     }

@@ -592,11 +592,15 @@ impl SanLine {
         if n <= 12 {
             self.0.text.clone()
         } else {
-            format!(
-                "{} … {} ({n} half-moves)",
+            [
                 self.span(0, 6),
-                self.span(n - 3, n)
-            )
+                " … ",
+                self.span(n - 3, n),
+                " (",
+                &n.to_string(),
+                " half-moves)",
+            ]
+            .concat()
         }
     }
 }
