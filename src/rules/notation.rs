@@ -461,12 +461,24 @@ pub fn uci(m: Move, mode: CastlingMode) -> String {
 mod tests {
     use super::*;
 
+    /// A test position from its FEN, in Chess960 castling mode when asked.
+    fn position(fen: &str, chess960: bool) -> Chess {
+        let mode = if chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        fen.parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(mode)
+            .unwrap()
+    }
+
     /// Every legal move, and every move of a short random walk from each position, written as
     /// shakmaty's `SanPlus::from_move` writes it: ambiguities, captures, promotions, castling,
     /// e.p., checks and mates.
     #[test]
     fn san_plus_writes_what_shakmaty_writes() {
-        use shakmaty::fen::Fen;
         let fens = [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
@@ -477,11 +489,7 @@ mod tests {
             "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
         ];
         for fen in fens {
-            let mut pos: Chess = fen
-                .parse::<Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Standard)
-                .unwrap();
+            let mut pos = position(fen, false);
             for step in 0..40usize {
                 let legal = pos.legal_moves();
                 if legal.is_empty() {
@@ -515,7 +523,6 @@ mod tests {
     /// promotions and castling (standard and Chess960), and a few plies on from each.
     #[test]
     fn play_uci_agrees_with_the_candidates_on_every_move() {
-        use shakmaty::fen::Fen;
         let fens = [
             (
                 "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -543,12 +550,7 @@ mod tests {
             Some(Role::King),
         ];
         for (fen, chess960) in fens {
-            let mode = if chess960 {
-                CastlingMode::Chess960
-            } else {
-                CastlingMode::Standard
-            };
-            let mut pos: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
+            let mut pos = position(fen, chess960);
             for step in 0..30usize {
                 for (from, to, promotion) in Square::ALL
                     .into_iter()
@@ -581,7 +583,6 @@ mod tests {
     /// plies on from each; and `san_plus_all` against `SanPlus::from_move` on the same moves.
     #[test]
     fn gives_check_agrees_with_playing_the_move() {
-        use shakmaty::fen::Fen;
         let fens = [
             (
                 "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -611,12 +612,7 @@ mod tests {
         ];
         let mut checks = 0;
         for (fen, chess960) in fens {
-            let mode = if chess960 {
-                CastlingMode::Chess960
-            } else {
-                CastlingMode::Standard
-            };
-            let mut pos: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
+            let mut pos = position(fen, chess960);
             for step in 0..40usize {
                 let legal = pos.legal_moves();
                 if legal.is_empty() {
