@@ -90,6 +90,16 @@ pub enum Wing {
     Queenside,
 }
 
+impl Wing {
+    /// shakmaty's name for the wing.
+    pub fn castling_side(self) -> shakmaty::CastlingSide {
+        match self {
+            Wing::Kingside => shakmaty::CastlingSide::KingSide,
+            Wing::Queenside => shakmaty::CastlingSide::QueenSide,
+        }
+    }
+}
+
 /// A claim: its subject, the value it asserts, and the article that governs it.
 ///
 /// Read strictly (it is what `verify` is given): the keys of its kind and nothing else, and a

@@ -1,7 +1,7 @@
 //! Castling: the right to castle (lost for good, 3.8.2.1) and castling now (prevented for the
 //! moment, 3.8.2.2), for the side the question asks about — which need not be the side to move.
 
-use shakmaty::{CastlingMode, CastlingSide, Chess, EnPassantMode, FromSetup, Position};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Position};
 
 use super::{PositionAsk, PositionRuling, Ruled, lower_first, side_name};
 use crate::answer::actors::subject;
@@ -66,7 +66,8 @@ fn merged(parts: &[String]) -> Option<String> {
         .then(|| short.replace(wing_words(Wing::Kingside), "on both sides"))
 }
 
-fn wing_words(wing: Wing) -> &'static str {
+/// "short (O-O)" or "long (O-O-O)".
+pub(super) fn wing_words(wing: Wing) -> &'static str {
     match wing {
         Wing::Kingside => "short (O-O)",
         Wing::Queenside => "long (O-O-O)",
@@ -187,10 +188,7 @@ fn on_turn_of(ask: &PositionAsk, side: Side, wing: Wing) -> Option<CastlingStatu
     setup.turn = side.color();
     setup.ep_square = None;
     let flipped = Chess::from_setup(setup, ask.game.mode).ok()?;
-    let cs = match wing {
-        Wing::Kingside => CastlingSide::KingSide,
-        Wing::Queenside => CastlingSide::QueenSide,
-    };
+    let cs = wing.castling_side();
     Some(status_in(
         &flipped,
         side.color(),

@@ -5,6 +5,7 @@
 
 use shakmaty::{CastlingSide, Color, Position, Role, Square};
 
+use super::castling::wing_words;
 use super::{PositionAsk, PositionRuling, Ruled, quoted_moves, side_name};
 use crate::answer::claims::{ClaimSubject, Side, Wing, castling_status};
 use crate::answer::intent::Topic;
@@ -74,13 +75,6 @@ fn wings(ask: &PositionAsk, side: Side) -> Vec<Wing> {
     }
 }
 
-fn castling_side(wing: Wing) -> CastlingSide {
-    match wing {
-        Wing::Kingside => CastlingSide::KingSide,
-        Wing::Queenside => CastlingSide::QueenSide,
-    }
-}
-
 /// The rook touched first: no castling with it; the rook moves if it can.
 fn rook_first(ask: &PositionAsk, side: Side) -> Ruled {
     let name = side_name(side);
@@ -92,7 +86,7 @@ fn rook_first(ask: &PositionAsk, side: Side) -> Ruled {
         Some(sq) => vec![sq],
         None => wings(ask, side)
             .into_iter()
-            .filter_map(|w| rook_square(ask, side.color(), castling_side(w)))
+            .filter_map(|w| rook_square(ask, side.color(), w.castling_side()))
             .collect(),
     };
     if let [rook] = rooks[..] {
@@ -151,13 +145,6 @@ fn king_first(ask: &PositionAsk, side: Side) -> Ruled {
         )
     });
     ruled
-}
-
-fn wing_words(wing: Wing) -> &'static str {
-    match wing {
-        Wing::Kingside => "short (O-O)",
-        Wing::Queenside => "long (O-O-O)",
-    }
 }
 
 /// The first reason castling is not legal, its first sentence ("the white king is in check
