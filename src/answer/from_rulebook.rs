@@ -213,7 +213,11 @@ impl Arbiter {
             semantic: t.semantic,
             semantic_floor: t.semantic_floor,
         };
-        for (passage, sim) in self.matcher.rank(part, vocabulary, weights, 15) {
+        let hit_passages: Vec<usize> = hits.iter().take(10).map(|h| h.passage).collect();
+        for (passage, sim) in self
+            .matcher
+            .rank(part, vocabulary, weights, 15, &hit_passages)
+        {
             found.entry(passage).or_default().0 = sim;
         }
         // Each of the best hits' deciding article, for the article vote.

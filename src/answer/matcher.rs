@@ -653,13 +653,16 @@ impl RulingMatcher {
         (query, norm.sqrt())
     }
 
-    /// Every ruling's similarity to the question (0 to 1), best first, the best `limit`.
+    /// Every ruling's similarity to the question (0 to 1), best first, the best `limit`;
+    /// then, in any order, that of each ruling among `also` (passages, such as the search's
+    /// hits) that is not among the best.
     pub fn rank(
         &self,
         question: &str,
         vocabulary: &Vocabulary,
         weights: RankWeights,
         limit: usize,
+        also: &[usize],
     ) -> Vec<(usize, f32)> {
         let (query, q_norm) = self.query(question, vocabulary);
         if q_norm == 0.0 {
@@ -680,9 +683,7 @@ impl RulingMatcher {
         // are the same `limit` in the same order however they are found.
         let order = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
         let mut top: Vec<(usize, f32)> = Vec::with_capacity(limit + 1);
-        if limit == 0 {
-            return top;
-        }
+        let mut asked_for: Vec<(usize, f32)> = Vec::new();
         for (r, entry) in self.rulings.iter().enumerate() {
             let best = phrasing[r];
             let body = self.bodies.cosine(&body, r, q_norm);
@@ -694,17 +695,18 @@ impl RulingMatcher {
                 entry.passage,
                 (1.0 - weights.semantic) * words + weights.semantic * meant,
             );
-            if top.len() == limit
-                && top
-                    .last()
-                    .is_some_and(|worst| order(&scored, worst).is_ge())
-            {
+            if also.contains(&entry.passage) {
+                asked_for.push(scored);
+            }
+            if top.len() == limit && top.last().is_none_or(|worst| order(&scored, worst).is_ge()) {
                 continue;
             }
             let at = top.partition_point(|kept| order(kept, &scored).is_lt());
             top.insert(at, scored);
             top.truncate(limit);
         }
+        asked_for.retain(|a| !top.contains(a));
+        top.extend(asked_for);
         top
     }
 
