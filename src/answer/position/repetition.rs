@@ -43,7 +43,7 @@ impl PositionRuling for Repetition {
         ruled.cite(ask.report.repetition.articles.iter().copied());
         ruled.tells_outcome = ask.report.repetition.fivefold;
         if let Some(note) = near_miss(ask) {
-            ruled.detail.push(note);
+            ruled.detail.push(format!("{note} {SAME_POSITION}"));
             ruled.deciding.push("9.2.3".into());
         }
         let asked = subject(&ask.lower, &["claim", "repet", "threefold", "draw"])
@@ -103,10 +103,15 @@ fn near_miss(ask: &PositionAsk) -> Option<String> {
     let now = same_placement(ask.game, pos);
     let identical = now.iter().filter(|(_, p)| *p == pos).count();
     if now.len() >= 3 && identical < 3 {
-        return Some(explain(ask.game, pos, &now, identical, None));
+        let opening = format!(
+            "The pieces have stood like this with {} to move {} times",
+            capitalised(pos.turn()),
+            now.len()
+        );
+        return Some(explain(ask.game, pos, &now, identical, opening));
     }
     if ask.report.repetition.threefold_now || !ask.report.repetition.threefold_by_move.is_empty() {
-        return None;
+        return earlier_near_miss(ask.game);
     }
     for m in pos.legal_moves() {
         let mut after = pos.clone();
@@ -115,37 +120,87 @@ fn near_miss(ask: &PositionAsk) -> Option<String> {
         let identical = seen.iter().filter(|(_, p)| **p == after).count() + 1;
         if seen.len() >= 2 && identical < 3 {
             let san = san_plus(pos, m);
-            return Some(explain(ask.game, &after, &seen, identical, Some(&san)));
+            let opening = format!(
+                "{san} would put the pieces on the same squares for the {} time",
+                ordinal(seen.len() + 1)
+            );
+            return Some(explain(ask.game, &after, &seen, identical, opening));
         }
     }
     None
 }
 
+/// What makes two positions the same, said once after the near misses.
+const SAME_POSITION: &str = "Positions are the same only with the same castling rights and the same en passant possibilities (9.2.3).";
+
+/// The longest game [`earlier_near_miss`] compares every position of with every other.
+const NEAR_MISS_PLIES: usize = 600;
+
+/// The earlier placements, other than the current one, that stood on the board three times or
+/// more without being the same position three times (at most three of them): the repetitions
+/// players count wrongly when the claim that does hold rests on another position.
+fn earlier_near_miss(game: &Game) -> Option<String> {
+    if game.plies.len() > NEAR_MISS_PLIES {
+        return None;
+    }
+    let current = game.current();
+    let positions: Vec<&Chess> = game.positions().collect();
+    let same_placement = |a: &Chess, b: &Chess| a.board() == b.board() && a.turn() == b.turn();
+    let notes: Vec<String> = positions
+        .iter()
+        .enumerate()
+        .filter(|&(i, p)| {
+            !same_placement(p, current)
+                && positions.iter().position(|q| same_placement(q, p)) == Some(i)
+        })
+        .filter_map(|(_, p)| {
+            let seen: Vec<(usize, &Chess)> = positions
+                .iter()
+                .enumerate()
+                .filter(|(_, q)| same_placement(q, p))
+                .map(|(j, q)| (j, *q))
+                .collect();
+            let &(last_at, last) = seen.last()?;
+            let identical = seen.iter().filter(|(_, q)| *q == last).count();
+            (seen.len() >= 3 && identical < 3).then(|| {
+                let opening = format!(
+                    "The pieces also stood as {} {} times",
+                    when(game, last_at),
+                    number_word(seen.len())
+                );
+                explain(game, last, &seen, identical, opening)
+            })
+        })
+        .take(3)
+        .collect();
+    (!notes.is_empty()).then(|| notes.join(" "))
+}
+
+fn number_word(n: usize) -> String {
+    match n {
+        3 => "three".into(),
+        4 => "four".into(),
+        5 => "five".into(),
+        _ => n.to_string(),
+    }
+}
+
+/// `opening` (where the pieces stood, and how often) and which of those occurrences differed
+/// from `pos`, and how.
 fn explain(
     game: &Game,
     pos: &Chess,
     seen: &[(usize, &Chess)],
     identical: usize,
-    by_move: Option<&str>,
+    opening: String,
 ) -> String {
-    let total = seen.len() + usize::from(by_move.is_some());
     let differences: Vec<String> = seen
         .iter()
         .filter(|(_, p)| *p != pos)
         .map(|(i, p)| format!("{} {}", when(game, *i), difference(p, pos)))
         .collect();
-    let opening = match by_move {
-        Some(san) => format!(
-            "{san} would put the pieces on the same squares for the {} time",
-            ordinal(total)
-        ),
-        None => format!(
-            "The pieces have stood like this with {} to move {total} times",
-            capitalised(pos.turn())
-        ),
-    };
     format!(
-        "{opening}, but only {identical} of those count as the same position: {}. Positions are the same only with the same castling rights and the same en passant possibilities (9.2.3).",
+        "{opening}, but only {identical} of those count as the same position: {}.",
         differences.join("; ")
     )
 }
