@@ -212,6 +212,11 @@ pub const ASKER_HOLDS: &[&str] = &[
     "only my ",
     "my ",
     "me: ",
+    "i ran out of time with ",
+    "i timed out with ",
+    "i flagged with ",
+    "i lost on time with ",
+    "my flag fell with ",
 ];
 pub const OPPONENT_HOLDS: &[&str] = &[
     "he has ",
@@ -242,6 +247,17 @@ pub const OPPONENT_HOLDS: &[&str] = &[
     "her ",
     "opponent's ",
     "opponent: ",
+    "he ran out of time with ",
+    "she ran out of time with ",
+    "he timed out with ",
+    "she timed out with ",
+    "he flagged with ",
+    "she flagged with ",
+    "opponent ran out of time with ",
+    "opponent timed out with ",
+    "opponent flagged with ",
+    "his flag fell with ",
+    "her flag fell with ",
 ];
 
 /// Material said to belong to the asker or the opponent ("I have king and bishop", "vs his

@@ -623,6 +623,22 @@ mod tests {
     }
 
     #[test]
+    fn the_army_a_flagging_player_ran_out_with_is_his() {
+        let f = read("I ran out of time with king and two pawns against king and bishop. Draw?")
+            .expect("read");
+        assert_eq!(f.flagged, Party::Asker);
+        assert!(
+            f.paragraph().starts_with("Your opponent wins:"),
+            "{}",
+            f.paragraph()
+        );
+        let f =
+            read("He flagged with king and rook against king and knight. Who wins?").expect("read");
+        assert_eq!(f.flagged, Party::Opponent);
+        assert!(f.paragraph().starts_with("You win:"), "{}", f.paragraph());
+    }
+
+    #[test]
     fn armageddon_keeps_the_flag_rule_and_names_the_draw_odds() {
         let f = read("Armageddon: White has king and knight, Black has king and knight, and Black's flag falls. Who wins?")
             .expect("read");
