@@ -78,6 +78,9 @@ pub(super) struct MemoryPostings {
     terms: HashMap<String, Vec<(Field, TermPostings)>>,
     pages: HashMap<String, Vec<u32>>,
     max_doc: u32,
+    /// The smallest term-frequency factor of any posting: a clause whose weight times it is
+    /// above zero adds a positive score to every passage it matches.
+    min_factor: f32,
 }
 
 impl MemoryPostings {
@@ -96,12 +99,16 @@ impl MemoryPostings {
             terms: HashMap::default(),
             pages: HashMap::default(),
             max_doc: segment.max_doc(),
+            min_factor: f32::INFINITY,
         };
         for &field in fields {
             let Some(terms) = Self::read_field(searcher, segment, field)? else {
                 return Ok(None);
             };
             for (term, postings) in terms {
+                for p in &postings.postings {
+                    out.min_factor = out.min_factor.min(p.factor);
+                }
                 out.terms.entry(term).or_default().push((field, postings));
             }
         }
@@ -183,7 +190,31 @@ impl MemoryPostings {
             return None;
         }
         let mut scores = vec![0.0f32; self.max_doc as usize];
+        if clauses.iter().all(|c| self.adds_positive(c)) {
+            // Positive sums of positive scores: a passage is matched when its score is not 0.
+            self.sum(clauses, &mut scores, |_| {});
+            return Some(best(&scores, |doc| scores[doc] > 0.0, limit));
+        }
         let mut matched = vec![false; self.max_doc as usize];
+        self.sum(clauses, &mut scores, |doc| matched[doc as usize] = true);
+        Some(best(&scores, |doc| matched[doc], limit))
+    }
+
+    /// Whether `clause` adds a score above zero to every passage it matches (f32 products
+    /// round monotonically, so a weight whose product with the smallest factor is above zero
+    /// is above zero with every factor).
+    fn adds_positive(&self, clause: &Clause) -> bool {
+        match clause {
+            Clause::Term { field, term, boost } => self
+                .postings(*field, term)
+                .is_none_or(|t| t.weight * *boost * self.min_factor > 0.0),
+            Clause::Page { score, .. } => *score > 0.0,
+        }
+    }
+
+    /// Sums `clauses` into `scores` in tantivy's order, telling `matched` each passage a
+    /// clause reaches.
+    fn sum(&self, clauses: &[Clause], scores: &mut [f32], mut matched: impl FnMut(u32)) {
         for clause in clauses {
             match clause {
                 Clause::Term { field, term, boost } => {
@@ -195,37 +226,36 @@ impl MemoryPostings {
                     let weight = t.weight * *boost;
                     for p in &t.postings {
                         scores[p.doc as usize] += weight * p.factor;
-                        matched[p.doc as usize] = true;
+                        matched(p.doc);
                     }
                 }
                 Clause::Page { page, score } => {
                     for &doc in self.pages.get(*page).into_iter().flatten() {
                         scores[doc as usize] += *score;
-                        matched[doc as usize] = true;
+                        matched(doc);
                     }
                 }
             }
         }
-        Some(best(&scores, &matched, limit))
     }
 }
 
 /// The best `limit` matched documents as (score, document), best first: higher score, then
 /// lower document. One pass keeps the best so far in a heap with the worst of them on top;
-/// under a total order the best `limit` are the same however they are found.
-fn best(scores: &[f32], matched: &[bool], limit: usize) -> Vec<(f32, u32)> {
+/// under a total order the best `limit` are the same however they are found. Documents come
+/// in increasing order, so one is better than the worst kept exactly when its score is higher.
+fn best(scores: &[f32], matched: impl Fn(usize) -> bool, limit: usize) -> Vec<(f32, u32)> {
     let mut heap: BinaryHeap<Ranked> = BinaryHeap::with_capacity(limit + 1);
     for (doc, &score) in scores.iter().enumerate() {
-        if !matched[doc] {
+        if !matched(doc) {
             continue;
         }
-        let r = Ranked(score, doc as u32);
         if heap.len() < limit {
-            heap.push(r);
+            heap.push(Ranked(score, doc as u32));
         } else if let Some(mut worst) = heap.peek_mut()
-            && r < *worst
+            && score.total_cmp(&worst.0).is_gt()
         {
-            *worst = r;
+            *worst = Ranked(score, doc as u32);
         }
     }
     let mut top = heap.into_sorted_vec();
