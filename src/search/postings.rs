@@ -193,11 +193,11 @@ impl MemoryPostings {
         if clauses.iter().all(|c| self.adds_positive(c)) {
             // Positive sums of positive scores: a passage is matched when its score is not 0.
             self.sum(clauses, &mut scores, |_| {});
-            return Some(best(&scores, |doc| scores[doc] > 0.0, limit));
+            return Some(best_positive(&scores, limit));
         }
         let mut matched = vec![false; self.max_doc as usize];
         self.sum(clauses, &mut scores, |doc| matched[doc as usize] = true);
-        Some(best(&scores, |doc| matched[doc], limit))
+        Some(best(&scores, &matched, limit))
     }
 
     /// Whether `clause` adds a score above zero to every passage it matches (f32 products
@@ -244,10 +244,10 @@ impl MemoryPostings {
 /// lower document. One pass keeps the best so far in a heap with the worst of them on top;
 /// under a total order the best `limit` are the same however they are found. Documents come
 /// in increasing order, so one is better than the worst kept exactly when its score is higher.
-fn best(scores: &[f32], matched: impl Fn(usize) -> bool, limit: usize) -> Vec<(f32, u32)> {
+fn best(scores: &[f32], matched: &[bool], limit: usize) -> Vec<(f32, u32)> {
     let mut heap: BinaryHeap<Ranked> = BinaryHeap::with_capacity(limit + 1);
     for (doc, &score) in scores.iter().enumerate() {
-        if !matched(doc) {
+        if !matched[doc] {
             continue;
         }
         if heap.len() < limit {
@@ -258,6 +258,37 @@ fn best(scores: &[f32], matched: impl Fn(usize) -> bool, limit: usize) -> Vec<(f
             *worst = Ranked(score, doc as u32);
         }
     }
+    sorted(heap, limit)
+}
+
+/// [`best`] when every matched document has a score above zero and no other does (scores
+/// are then never NaN nor -0, so `>` is the total order): one comparison a document with
+/// the bar a document must pass — above zero until `limit` are kept, then above the worst
+/// kept.
+fn best_positive(scores: &[f32], limit: usize) -> Vec<(f32, u32)> {
+    let mut heap: BinaryHeap<Ranked> = BinaryHeap::with_capacity(limit + 1);
+    if limit == 0 {
+        return Vec::new();
+    }
+    let mut bar = 0.0f32;
+    for (doc, &score) in scores.iter().enumerate() {
+        if score > bar {
+            let ranked = Ranked(score, doc as u32);
+            if heap.len() < limit {
+                heap.push(ranked);
+            } else if let Some(mut worst) = heap.peek_mut() {
+                *worst = ranked;
+            }
+            if heap.len() == limit {
+                bar = heap.peek().map_or(bar, |worst| worst.0);
+            }
+        }
+    }
+    sorted(heap, limit)
+}
+
+/// The documents kept, best first.
+fn sorted(heap: BinaryHeap<Ranked>, limit: usize) -> Vec<(f32, u32)> {
     let mut top = heap.into_sorted_vec();
     top.truncate(limit);
     top.into_iter().map(|Ranked(s, d)| (s, d)).collect()
@@ -286,3 +317,40 @@ impl PartialEq for Ranked {
 }
 
 impl Eq for Ranked {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Scores with ties, zeros (unmatched) and every order of arrival.
+    fn sample_scores(seed: u64) -> Vec<f32> {
+        let mut x = seed;
+        (0..1_500)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                match (x >> 33) % 7 {
+                    0 | 1 => 0.0,
+                    2 => 1.5,
+                    _ => ((x >> 40) % 97) as f32 * 0.25,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn positive_scores_are_ranked_as_with_flags() {
+        for seed in 0..20 {
+            let scores = sample_scores(seed);
+            let matched: Vec<bool> = scores.iter().map(|&s| s > 0.0).collect();
+            for limit in [0, 1, 5, 20, 2_000] {
+                assert_eq!(
+                    best_positive(&scores, limit),
+                    best(&scores, &matched, limit),
+                    "seed {seed}, top {limit}"
+                );
+            }
+        }
+    }
+}
