@@ -77,7 +77,7 @@ impl Postings {
         groups: usize,
     ) -> Vec<f32> {
         thread_local! {
-            /// Overlaps (all 0 between calls) and the texts reached.
+            /// Overlaps (all 0 between calls) and room for every text reached.
             static SCRATCH: std::cell::RefCell<(Vec<f32>, Vec<u32>)> =
                 const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
         }
@@ -85,24 +85,26 @@ impl Postings {
         SCRATCH.with_borrow_mut(|(shared, reached)| {
             if shared.len() < self.norms.len() {
                 shared.resize(self.norms.len(), 0.0);
+                // Each text is reached once at most; one more slot for the write past the end.
+                reached.resize(self.norms.len() + 1, 0);
             }
+            let mut count = 0;
             for &(id, w) in query {
                 // Positive: a word's rarity is ln(1 + n / (d + 1)).
                 let x = w * idf[id as usize];
                 for &t in &self.lists[id as usize] {
                     let s = &mut shared[t as usize];
-                    if *s == 0.0 {
-                        reached.push(t);
-                    }
+                    // Written always, kept when the text is new: no branch to mispredict.
+                    reached[count] = t;
+                    count += usize::from(*s == 0.0);
                     *s += x;
                 }
             }
-            for &t in reached.iter() {
+            for &t in &reached[..count] {
                 let b = &mut best[owner[t as usize] as usize];
                 *b = larger(*b, self.cosine(shared, t as usize, q_norm));
                 shared[t as usize] = 0.0;
             }
-            reached.clear();
         });
         best
     }
