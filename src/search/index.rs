@@ -1157,6 +1157,9 @@ impl SearchIndex {
         let f = self.fields;
         let mut clauses: Vec<Clause> = Vec::new();
         for (stem, w) in &terms.stems {
+            // One look-up of the stem for its five fields (none without the postings in
+            // memory: then every field counts as holding it).
+            let held = self.postings.as_ref().map(|p| p.fields_of(stem));
             for (field, fw) in [
                 (f.title, t.title),
                 (f.question, t.question),
@@ -1166,7 +1169,7 @@ impl SearchIndex {
             ] {
                 // Words the vocabulary added are looked up in the heading and body only.
                 let light = *w < 1.0 && t.expansion_light && !(field == f.title || field == f.body);
-                if fw > 0.0 && !light && self.has_term(field, stem) {
+                if fw > 0.0 && !light && held.as_ref().is_none_or(|h| h.has(field)) {
                     clauses.push(Clause::Term {
                         field,
                         term: stem,

@@ -52,6 +52,15 @@ struct TermPostings {
     postings: Vec<Posting>,
 }
 
+/// The fields that hold one term ([`MemoryPostings::fields_of`]).
+pub(super) struct TermFields<'a>(&'a [(Field, TermPostings)]);
+
+impl TermFields<'_> {
+    pub(super) fn has(&self, field: Field) -> bool {
+        self.0.iter().any(|(f, _)| *f == field)
+    }
+}
+
 /// BM25's constants as tantivy has them (`query/bm25.rs`).
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
@@ -177,6 +186,11 @@ impl MemoryPostings {
         self.postings(field, term).is_some()
     }
 
+    /// The fields that hold `term`, looked up once for all of them.
+    pub(super) fn fields_of(&self, term: &str) -> TermFields<'_> {
+        TermFields(self.terms.get(term).map_or(&[], Vec::as_slice))
+    }
+
     fn postings(&self, field: Field, term: &str) -> Option<&TermPostings> {
         let fields = self.terms.get(term)?;
         fields.iter().find(|(f, _)| *f == field).map(|(_, t)| t)
@@ -190,31 +204,22 @@ impl MemoryPostings {
             return None;
         }
         let mut scores = vec![0.0f32; self.max_doc as usize];
-        if clauses.iter().all(|c| self.adds_positive(c)) {
+        if self.sum(clauses, &mut scores, |_| {}) {
             // Positive sums of positive scores: a passage is matched when its score is not 0.
-            self.sum(clauses, &mut scores, |_| {});
             return Some(best_positive(&scores, limit));
         }
+        scores.fill(0.0);
         let mut matched = vec![false; self.max_doc as usize];
         self.sum(clauses, &mut scores, |doc| matched[doc as usize] = true);
         Some(best(&scores, &matched, limit))
     }
 
-    /// Whether `clause` adds a score above zero to every passage it matches (f32 products
-    /// round monotonically, so a weight whose product with the smallest factor is above zero
-    /// is above zero with every factor).
-    fn adds_positive(&self, clause: &Clause) -> bool {
-        match clause {
-            Clause::Term { field, term, boost } => self
-                .postings(*field, term)
-                .is_none_or(|t| t.weight * *boost * self.min_factor > 0.0),
-            Clause::Page { score, .. } => *score > 0.0,
-        }
-    }
-
     /// Sums `clauses` into `scores` in tantivy's order, telling `matched` each passage a
-    /// clause reaches.
-    fn sum(&self, clauses: &[Clause], scores: &mut [f32], mut matched: impl FnMut(u32)) {
+    /// clause reaches; whether every clause added a score above zero to every passage it
+    /// reached (f32 products round monotonically, so a weight whose product with the smallest
+    /// factor is above zero is above zero with every factor).
+    fn sum(&self, clauses: &[Clause], scores: &mut [f32], mut matched: impl FnMut(u32)) -> bool {
+        let mut positive = true;
         for clause in clauses {
             match clause {
                 Clause::Term { field, term, boost } => {
@@ -224,12 +229,14 @@ impl MemoryPostings {
                     // What tantivy's term scorer does with the boost its `BoostQuery` passes
                     // (`Bm25Weight::boost_by`, then `score`).
                     let weight = t.weight * *boost;
+                    positive &= weight * self.min_factor > 0.0;
                     for p in &t.postings {
                         scores[p.doc as usize] += weight * p.factor;
                         matched(p.doc);
                     }
                 }
                 Clause::Page { page, score } => {
+                    positive &= *score > 0.0;
                     for &doc in self.pages.get(*page).into_iter().flatten() {
                         scores[doc as usize] += *score;
                         matched(doc);
@@ -237,6 +244,7 @@ impl MemoryPostings {
                 }
             }
         }
+        positive
     }
 }
 
