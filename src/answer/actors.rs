@@ -264,6 +264,7 @@ pub const OPPONENT_HOLDS: &[&str] = &[
 /// bare king"); a possessive counts only when it reads as a whole army ("my king and bishop vs",
 /// "his lone king"), not as one piece ("his king can't move").
 pub fn holdings(lower: &str) -> Vec<(Actor, Vec<PieceKind>, bool)> {
+    let starts = word_starts(lower);
     let mut out = Vec::new();
     for (actor, anchors) in [
         (Actor::Asker, ASKER_HOLDS),
@@ -274,10 +275,7 @@ pub fn holdings(lower: &str) -> Vec<(Actor, Vec<PieceKind>, bool)> {
                 *anchor,
                 "my " | "his " | "her " | "opponent's " | "with my "
             );
-            for (i, _) in lower.match_indices(anchor) {
-                if i > 0 && lower.as_bytes()[i - 1].is_ascii_alphabetic() {
-                    continue;
-                }
+            for i in occurrences(lower, &starts, anchor) {
                 let only_before = lower[..i].trim_end().ends_with("only");
                 if let Some((kinds, whole)) = piece_list(&lower[i + anchor.len()..])
                     && (!possessive || whole || only_before)
@@ -288,6 +286,30 @@ pub fn holdings(lower: &str) -> Vec<(Actor, Vec<PieceKind>, bool)> {
         }
     }
     out
+}
+
+/// Where a word begins: every ASCII letter that does not follow one (each anchor of
+/// [`holdings`] begins with a letter).
+fn word_starts(lower: &str) -> Vec<usize> {
+    let b = lower.as_bytes();
+    (0..b.len())
+        .filter(|&i| b[i].is_ascii_alphabetic() && (i == 0 || !b[i - 1].is_ascii_alphabetic()))
+        .collect()
+}
+
+/// Where `anchor` (which begins with an ASCII letter and cannot overlap itself) occurs in
+/// `lower` at the start of a word, in order: the occurrences `match_indices` gives that no
+/// letter precedes, found without setting up a substring search for each anchor.
+fn occurrences<'a>(
+    lower: &'a str,
+    starts: &'a [usize],
+    anchor: &'a str,
+) -> impl Iterator<Item = usize> + 'a {
+    let (b, a) = (lower.as_bytes(), anchor.as_bytes());
+    starts
+        .iter()
+        .copied()
+        .filter(move |&i| b[i] == a[0] && b[i..].starts_with(a))
 }
 
 /// The pieces named after "the player with" / "the side with".
@@ -440,6 +462,42 @@ pub fn actors_in(lower: &str) -> Vec<Actor> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`occurrences`] finds every occurrence, which is what `match_indices` finds only when
+    /// no anchor can overlap itself (no proper prefix of it is also its suffix); each anchor
+    /// begins with an ASCII letter.
+    #[test]
+    fn holding_anchors_cannot_overlap_themselves() {
+        for anchor in ASKER_HOLDS.iter().chain(OPPONENT_HOLDS) {
+            assert!(anchor.as_bytes()[0].is_ascii_alphabetic(), "{anchor}");
+            for k in 1..anchor.len() {
+                assert!(!anchor.ends_with(&anchor[..k]), "{anchor}");
+            }
+        }
+    }
+
+    #[test]
+    fn holdings_are_found_as_by_match_indices() {
+        let by_match_indices = |lower: &str, anchor: &str| -> Vec<usize> {
+            lower
+                .match_indices(anchor)
+                .map(|(i, _)| i)
+                .filter(|&i| i == 0 || !lower.as_bytes()[i - 1].is_ascii_alphabetic())
+                .collect()
+        };
+        for lower in [
+            "i have king and bishop, he has his lone king. this his my  my king",
+            "é my king — only my rook; opponent's rook, opponent: king; me: rook",
+            "myself hiss i've got i have got i still have",
+            "",
+        ] {
+            let starts = word_starts(lower);
+            for anchor in ASKER_HOLDS.iter().chain(OPPONENT_HOLDS) {
+                let found: Vec<usize> = occurrences(lower, &starts, anchor).collect();
+                assert_eq!(found, by_match_indices(lower, anchor), "{lower} / {anchor}");
+            }
+        }
+    }
 
     #[test]
     fn a_coloured_piece_before_the_verb_is_its_side() {

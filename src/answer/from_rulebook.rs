@@ -3,7 +3,7 @@
 //! part, the deciding article cited first. When nothing fits well, the answer says so and names
 //! the closest rulings instead of reciting a random passage.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::rulebook::{PageKind, Passage, RulingMeta, Setting, article_matches};
 use crate::search::{Hit, MatchedBy, SearchMode};
@@ -205,7 +205,8 @@ impl Arbiter {
     /// search ranking alone (so they answer only when no ruling fits).
     fn candidates(&self, part: &str, frame: &Frame, hits: &[Hit]) -> Vec<Candidate> {
         let top_score = hits.first().map_or(0.0, |h| h.score);
-        let mut found: HashMap<usize, (f32, f32)> = HashMap::new();
+        // Looked up by passage only: the candidates are sorted by a total order below.
+        let mut found: FxHashMap<usize, (f32, f32)> = FxHashMap::default();
         let t = &self.match_tuning;
         let vocabulary = self.index.vocabulary();
         let weights = RankWeights {

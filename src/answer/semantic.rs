@@ -30,6 +30,11 @@ const STOP_WORDS: &[&str] = &[
     "your",
 ];
 
+/// [`STOP_WORDS`] as a set: a sentence's every word is looked up (a scan of the list compared
+/// each word with 78 others).
+static STOP_SET: std::sync::LazyLock<rustc_hash::FxHashSet<&'static str>> =
+    std::sync::LazyLock::new(|| STOP_WORDS.iter().copied().collect());
+
 /// Word vectors: a word index and one flat array of `dims`-long vectors.
 #[derive(Debug, Clone)]
 pub struct WordVectors {
@@ -185,7 +190,7 @@ impl WordVectors {
         let mut sum = vec![0.0f32; self.dims];
         let mut total = 0.0f32;
         for word in words(text) {
-            if STOP_WORDS.contains(&word.as_str()) {
+            if STOP_SET.contains(word.as_str()) {
                 continue;
             }
             let Some(v) = self.vector(&word) else {

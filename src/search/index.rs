@@ -14,7 +14,7 @@
 //! 5. FAQ and guide passages stand for the article they cite first (the rulebook's
 //!    convention: "cite the deciding article first"), and the hits are merged per article.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
@@ -1157,6 +1157,9 @@ impl SearchIndex {
         let f = self.fields;
         let mut clauses: Vec<Clause> = Vec::new();
         for (stem, w) in &terms.stems {
+            // One look-up of the stem for its five fields (none without the postings in
+            // memory: then every field counts as holding it).
+            let held = self.postings.as_ref().map(|p| p.fields_of(stem));
             for (field, fw) in [
                 (f.title, t.title),
                 (f.question, t.question),
@@ -1166,7 +1169,7 @@ impl SearchIndex {
             ] {
                 // Words the vocabulary added are looked up in the heading and body only.
                 let light = *w < 1.0 && t.expansion_light && !(field == f.title || field == f.body);
-                if fw > 0.0 && !light && self.has_term(field, stem) {
+                if fw > 0.0 && !light && held.as_ref().is_none_or(|h| h.has(field)) {
                     clauses.push(Clause::Term {
                         field,
                         term: stem,
@@ -1344,10 +1347,10 @@ impl SearchIndex {
         book: &Rulebook,
         query: &str,
         mode: SearchMode,
-    ) -> (Vec<Hit>, HashSet<usize>) {
+    ) -> (Vec<Hit>, FxHashSet<usize>) {
         let snippet = mode.snippets.then_some("");
         let mut hits: Vec<Hit> = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = FxHashSet::default();
         let named = articles_in_query(query);
         if named.len() >= 2 {
             // Of the law passages citing them all, the one that is most about them (the
@@ -1438,7 +1441,7 @@ impl SearchIndex {
     ) -> Vec<(f32, usize, Option<String>)> {
         let t = &self.tuning;
         // The best score of each article's own passage (`ranked` is best first).
-        let law_scores: HashMap<&str, f32> = ranked
+        let law_scores: FxHashMap<&str, f32> = ranked
             .iter()
             .rev()
             .filter_map(|(s, i)| book.passages[*i].article.as_deref().map(|a| (a, *s)))
@@ -1479,7 +1482,7 @@ impl SearchIndex {
         &self,
         book: &Rulebook,
         idx: usize,
-        law_scores: &HashMap<&str, f32>,
+        law_scores: &FxHashMap<&str, f32>,
     ) -> Option<String> {
         let t = &self.tuning;
         let p = &book.passages[idx];
@@ -1529,7 +1532,7 @@ impl SearchIndex {
         &self,
         book: &Rulebook,
         p: &Passage,
-        law_scores: &HashMap<&str, f32>,
+        law_scores: &FxHashMap<&str, f32>,
     ) -> Option<String> {
         let page = book.page(&p.page)?;
         let mut articles = page
@@ -1702,7 +1705,7 @@ impl SearchIndex {
 fn best_per_article(
     ranked: Vec<(f32, usize, Option<String>)>,
 ) -> Vec<(f32, usize, Option<String>)> {
-    let mut taken: HashSet<String> = HashSet::new();
+    let mut taken: FxHashSet<String> = FxHashSet::default();
     ranked
         .into_iter()
         .filter(|(_, _, article)| article.as_ref().is_none_or(|a| taken.insert(a.clone())))

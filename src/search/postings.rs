@@ -52,6 +52,15 @@ struct TermPostings {
     postings: Vec<Posting>,
 }
 
+/// The fields that hold one term ([`MemoryPostings::fields_of`]).
+pub(super) struct TermFields<'a>(&'a [(Field, TermPostings)]);
+
+impl TermFields<'_> {
+    pub(super) fn has(&self, field: Field) -> bool {
+        self.0.iter().any(|(f, _)| *f == field)
+    }
+}
+
 /// BM25's constants as tantivy has them (`query/bm25.rs`).
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
@@ -78,6 +87,9 @@ pub(super) struct MemoryPostings {
     terms: HashMap<String, Vec<(Field, TermPostings)>>,
     pages: HashMap<String, Vec<u32>>,
     max_doc: u32,
+    /// The smallest term-frequency factor of any posting: a clause whose weight times it is
+    /// above zero adds a positive score to every passage it matches.
+    min_factor: f32,
 }
 
 impl MemoryPostings {
@@ -96,12 +108,16 @@ impl MemoryPostings {
             terms: HashMap::default(),
             pages: HashMap::default(),
             max_doc: segment.max_doc(),
+            min_factor: f32::INFINITY,
         };
         for &field in fields {
             let Some(terms) = Self::read_field(searcher, segment, field)? else {
                 return Ok(None);
             };
             for (term, postings) in terms {
+                for p in &postings.postings {
+                    out.min_factor = out.min_factor.min(p.factor);
+                }
                 out.terms.entry(term).or_default().push((field, postings));
             }
         }
@@ -170,6 +186,11 @@ impl MemoryPostings {
         self.postings(field, term).is_some()
     }
 
+    /// The fields that hold `term`, looked up once for all of them.
+    pub(super) fn fields_of(&self, term: &str) -> TermFields<'_> {
+        TermFields(self.terms.get(term).map_or(&[], Vec::as_slice))
+    }
+
     fn postings(&self, field: Field, term: &str) -> Option<&TermPostings> {
         let fields = self.terms.get(term)?;
         fields.iter().find(|(f, _)| *f == field).map(|(_, t)| t)
@@ -183,7 +204,22 @@ impl MemoryPostings {
             return None;
         }
         let mut scores = vec![0.0f32; self.max_doc as usize];
+        if self.sum(clauses, &mut scores, |_| {}) {
+            // Positive sums of positive scores: a passage is matched when its score is not 0.
+            return Some(best_positive(&scores, limit));
+        }
+        scores.fill(0.0);
         let mut matched = vec![false; self.max_doc as usize];
+        self.sum(clauses, &mut scores, |doc| matched[doc as usize] = true);
+        Some(best(&scores, &matched, limit))
+    }
+
+    /// Sums `clauses` into `scores` in tantivy's order, telling `matched` each passage a
+    /// clause reaches; whether every clause added a score above zero to every passage it
+    /// reached (f32 products round monotonically, so a weight whose product with the smallest
+    /// factor is above zero is above zero with every factor).
+    fn sum(&self, clauses: &[Clause], scores: &mut [f32], mut matched: impl FnMut(u32)) -> bool {
+        let mut positive = true;
         for clause in clauses {
             match clause {
                 Clause::Term { field, term, boost } => {
@@ -193,41 +229,74 @@ impl MemoryPostings {
                     // What tantivy's term scorer does with the boost its `BoostQuery` passes
                     // (`Bm25Weight::boost_by`, then `score`).
                     let weight = t.weight * *boost;
+                    positive &= weight * self.min_factor > 0.0;
                     for p in &t.postings {
                         scores[p.doc as usize] += weight * p.factor;
-                        matched[p.doc as usize] = true;
+                        matched(p.doc);
                     }
                 }
                 Clause::Page { page, score } => {
+                    positive &= *score > 0.0;
                     for &doc in self.pages.get(*page).into_iter().flatten() {
                         scores[doc as usize] += *score;
-                        matched[doc as usize] = true;
+                        matched(doc);
                     }
                 }
             }
         }
-        Some(best(&scores, &matched, limit))
+        positive
     }
 }
 
 /// The best `limit` matched documents as (score, document), best first: higher score, then
 /// lower document. One pass keeps the best so far in a heap with the worst of them on top;
-/// under a total order the best `limit` are the same however they are found.
+/// under a total order the best `limit` are the same however they are found. Documents come
+/// in increasing order, so one is better than the worst kept exactly when its score is higher.
 fn best(scores: &[f32], matched: &[bool], limit: usize) -> Vec<(f32, u32)> {
     let mut heap: BinaryHeap<Ranked> = BinaryHeap::with_capacity(limit + 1);
     for (doc, &score) in scores.iter().enumerate() {
         if !matched[doc] {
             continue;
         }
-        let r = Ranked(score, doc as u32);
         if heap.len() < limit {
-            heap.push(r);
+            heap.push(Ranked(score, doc as u32));
         } else if let Some(mut worst) = heap.peek_mut()
-            && r < *worst
+            && score.total_cmp(&worst.0).is_gt()
         {
-            *worst = r;
+            *worst = Ranked(score, doc as u32);
         }
     }
+    sorted(heap, limit)
+}
+
+/// [`best`] when every matched document has a score above zero and no other does (scores
+/// are then never NaN nor -0, so `>` is the total order): one comparison a document with
+/// the bar a document must pass — above zero until `limit` are kept, then above the worst
+/// kept.
+fn best_positive(scores: &[f32], limit: usize) -> Vec<(f32, u32)> {
+    let mut heap: BinaryHeap<Ranked> = BinaryHeap::with_capacity(limit + 1);
+    if limit == 0 {
+        return Vec::new();
+    }
+    let mut bar = 0.0f32;
+    for (doc, &score) in scores.iter().enumerate() {
+        if score > bar {
+            let ranked = Ranked(score, doc as u32);
+            if heap.len() < limit {
+                heap.push(ranked);
+            } else if let Some(mut worst) = heap.peek_mut() {
+                *worst = ranked;
+            }
+            if heap.len() == limit {
+                bar = heap.peek().map_or(bar, |worst| worst.0);
+            }
+        }
+    }
+    sorted(heap, limit)
+}
+
+/// The documents kept, best first.
+fn sorted(heap: BinaryHeap<Ranked>, limit: usize) -> Vec<(f32, u32)> {
     let mut top = heap.into_sorted_vec();
     top.truncate(limit);
     top.into_iter().map(|Ranked(s, d)| (s, d)).collect()
@@ -256,3 +325,40 @@ impl PartialEq for Ranked {
 }
 
 impl Eq for Ranked {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Scores with ties, zeros (unmatched) and every order of arrival.
+    fn sample_scores(seed: u64) -> Vec<f32> {
+        let mut x = seed;
+        (0..1_500)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                match (x >> 33) % 7 {
+                    0 | 1 => 0.0,
+                    2 => 1.5,
+                    _ => ((x >> 40) % 97) as f32 * 0.25,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn positive_scores_are_ranked_as_with_flags() {
+        for seed in 0..20 {
+            let scores = sample_scores(seed);
+            let matched: Vec<bool> = scores.iter().map(|&s| s > 0.0).collect();
+            for limit in [0, 1, 5, 20, 2_000] {
+                assert_eq!(
+                    best_positive(&scores, limit),
+                    best(&scores, &matched, limit),
+                    "seed {seed}, top {limit}"
+                );
+            }
+        }
+    }
+}
