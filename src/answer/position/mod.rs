@@ -124,6 +124,24 @@ impl PositionAsk<'_> {
     }
 }
 
+/// Words that say a piece was touched, for the touch-move rulings ("touch-move" itself is not
+/// one: it names the rule, not a touch).
+const TOUCH_WORDS: &[&str] = &[
+    "touched",
+    "touches",
+    "touching",
+    "i touch ",
+    "picked up",
+    "pick up",
+    "grabbed",
+    "took hold",
+];
+
+/// Where the question first says a piece was touched.
+fn first_touch(lower: &str) -> Option<usize> {
+    TOUCH_WORDS.iter().filter_map(|w| lower.find(w)).min()
+}
+
 const RESULT_WORDS: &[&str] = &[
     "who wins",
     "who won",

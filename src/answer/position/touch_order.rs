@@ -5,13 +5,11 @@
 
 use shakmaty::Role;
 
-use super::{PositionAsk, PositionRuling, Ruled, quoted_moves, side_name};
+use super::{PositionAsk, PositionRuling, Ruled, first_touch, quoted_moves, side_name};
 use crate::answer::actors::{PieceKind, piece_word};
 use crate::answer::intent::Topic;
 
 pub struct TouchOrder;
-
-const TOUCH_WORDS: &[&str] = &["touched", "touches", "picked up", "grabbed"];
 
 /// Words that make the second piece the opponent's or the story a capture (4.3.2, 4.3.3).
 const OTHER_CASES: &[&str] = &[
@@ -74,7 +72,7 @@ fn decide(ask: &PositionAsk, first: PieceKind, second: PieceKind, ruled: &mut Ru
 
 /// The first two different kinds of piece named after a touching verb, in that order.
 fn touched_in_turn(lower: &str) -> Option<(PieceKind, PieceKind)> {
-    let from = TOUCH_WORDS.iter().filter_map(|w| lower.find(w)).min()?;
+    let from = first_touch(lower)?;
     let mut kinds = lower[from..]
         .split(|c: char| !c.is_ascii_alphabetic() && c != '\'')
         .filter_map(piece_word);

@@ -6,7 +6,7 @@
 use shakmaty::{CastlingSide, Color, Position, Role, Square};
 
 use super::castling::wing_words;
-use super::{PositionAsk, PositionRuling, Ruled, quoted_moves, side_name};
+use super::{PositionAsk, PositionRuling, Ruled, first_touch, quoted_moves, side_name};
 use crate::answer::claims::{ClaimSubject, Side, Wing, castling_status};
 use crate::answer::intent::Topic;
 
@@ -18,8 +18,6 @@ enum FirstTouched {
     King,
     Rook,
 }
-
-const TOUCH_WORDS: &[&str] = &["touch", "picked up", "pick up", "grabbed", "took hold"];
 
 impl PositionRuling for TouchedToCastle {
     fn topic(&self) -> &'static str {
@@ -48,7 +46,7 @@ fn first_touched(lower: &str) -> Option<FirstTouched> {
     if lower.contains("king first") {
         return Some(FirstTouched::King);
     }
-    let from = TOUCH_WORDS.iter().filter_map(|w| lower.find(w)).min()?;
+    let from = first_touch(lower)?;
     let after = &lower[from..];
     match (after.find("rook"), after.find("king")) {
         (Some(r), Some(k)) if r < k => Some(FirstTouched::Rook),
