@@ -71,6 +71,9 @@ pub struct RulingMeta {
     /// lone king | only a king`): a ruling whose answer asserts a fact ("a lone king never
     /// mates") answers no question that does not state that fact. Empty: no premise.
     pub premises: Vec<String>,
+    /// What the question must not say for the decision to fit it (`unless: second illegal |
+    /// two illegal`): a ruling about a first illegal move answers no question about a second.
+    pub exceptions: Vec<String>,
 }
 
 impl RulingMeta {
@@ -80,9 +83,10 @@ impl RulingMeta {
     }
 
     /// Whether a question (lower case, as the answer layer reads it) states the ruling's
-    /// premise, if it has one.
+    /// premise, if it has one, and none of its exceptions.
     pub fn premise_met(&self, lower: &str) -> bool {
-        self.premises.is_empty() || self.premises.iter().any(|p| lower.contains(p.as_str()))
+        (self.premises.is_empty() || self.premises.iter().any(|p| lower.contains(p.as_str())))
+            && !self.exceptions.iter().any(|e| lower.contains(e.as_str()))
     }
 }
 
@@ -122,12 +126,8 @@ pub fn split_ruling(text: &str) -> Result<(RulingMeta, String), String> {
                 }
             }
             "position" => meta.needs_position = matches!(value, "yes" | "true"),
-            "premise" => meta.premises.extend(
-                value
-                    .split('|')
-                    .map(|p| p.trim().to_lowercase())
-                    .filter(|p| !p.is_empty()),
-            ),
+            "premise" => meta.premises.extend(phrases(value)),
+            "unless" => meta.exceptions.extend(phrases(value)),
             _ => unreachable!("meta_line only returns known keys"),
         }
     }
@@ -137,8 +137,18 @@ pub fn split_ruling(text: &str) -> Result<(RulingMeta, String), String> {
     Ok((meta, body.join("\n").trim().to_string()))
 }
 
+/// The phrases of a `premise:` or `unless:` line, lower case.
+fn phrases(value: &str) -> impl Iterator<Item = String> + '_ {
+    value
+        .split('|')
+        .map(|p| p.trim().to_lowercase())
+        .filter(|p| !p.is_empty())
+}
+
 fn meta_line(line: &str) -> Option<(&'static str, &str)> {
-    for key in ["asked", "articles", "context", "position", "premise"] {
+    for key in [
+        "asked", "articles", "context", "position", "premise", "unless",
+    ] {
         if let Some(rest) = line.strip_prefix(key).and_then(|r| r.strip_prefix(':')) {
             return Some((key, rest));
         }
@@ -170,5 +180,16 @@ mod tests {
         assert!(meta.premise_met("he flagged and i had a lone king"));
         assert!(!meta.premise_met("he flagged and i had a rook"));
         assert!(split_ruling("asked: x\nYes.").is_err());
+    }
+
+    #[test]
+    fn an_exception_named_in_the_question_unfits_the_ruling() {
+        let (meta, _) = split_ruling(
+            "articles: 7.5.5\nunless: second illegal | 2 illegal\nNo: a first illegal move costs time.",
+        )
+        .unwrap();
+        assert_eq!(meta.exceptions, ["second illegal", "2 illegal"]);
+        assert!(meta.premise_met("he made an illegal move, do i win?"));
+        assert!(!meta.premise_met("he made 2 illegal moves, do i win?"));
     }
 }
