@@ -589,6 +589,14 @@ mod tests {
         FlagByMaterial::read(&Frame::read(&spell_out_pieces(q)))
     }
 
+    /// Reads `q` and checks whose flag fell and how the verdict opens.
+    fn assert_verdict(q: &str, flagged: Party, lead: &str) {
+        let f = read(q).expect("read");
+        assert_eq!(f.flagged, flagged, "{q}");
+        let text = f.paragraph();
+        assert!(text.starts_with(lead), "{q}: {text}");
+    }
+
     #[test]
     fn colours_and_armies_are_read() {
         let f = read("White flag falls. White has K and R and black has K and N. Result?")
@@ -604,38 +612,30 @@ mod tests {
 
     #[test]
     fn armies_after_a_colon_or_a_possessive_are_read() {
-        let f = read("White has king and knight against Black's king and knight and Black's flag falls. Who wins?")
-            .expect("read");
-        assert_eq!(f.flagged, Party::Black);
-        assert!(
-            f.paragraph().starts_with("White wins:"),
-            "{}",
-            f.paragraph()
+        assert_verdict(
+            "White has king and knight against Black's king and knight and Black's flag falls. Who wins?",
+            Party::Black,
+            "White wins:",
         );
-        let f = read("Me: knight and king, 1 minute left; opponent: knight and king. I run out of time. Do I lose?")
-            .expect("read");
-        assert_eq!(f.flagged, Party::Asker);
-        assert!(
-            f.paragraph().starts_with("Your opponent wins:"),
-            "{}",
-            f.paragraph()
+        assert_verdict(
+            "Me: knight and king, 1 minute left; opponent: knight and king. I run out of time. Do I lose?",
+            Party::Asker,
+            "Your opponent wins:",
         );
     }
 
     #[test]
     fn the_army_a_flagging_player_ran_out_with_is_his() {
-        let f = read("I ran out of time with king and two pawns against king and bishop. Draw?")
-            .expect("read");
-        assert_eq!(f.flagged, Party::Asker);
-        assert!(
-            f.paragraph().starts_with("Your opponent wins:"),
-            "{}",
-            f.paragraph()
+        assert_verdict(
+            "I ran out of time with king and two pawns against king and bishop. Draw?",
+            Party::Asker,
+            "Your opponent wins:",
         );
-        let f =
-            read("He flagged with king and rook against king and knight. Who wins?").expect("read");
-        assert_eq!(f.flagged, Party::Opponent);
-        assert!(f.paragraph().starts_with("You win:"), "{}", f.paragraph());
+        assert_verdict(
+            "He flagged with king and rook against king and knight. Who wins?",
+            Party::Opponent,
+            "You win:",
+        );
     }
 
     #[test]
