@@ -69,8 +69,9 @@ pub struct RulingMeta {
     pub needs_position: bool,
     /// What the question must say for the ruling's decision to fit it (`premise: bare king |
     /// lone king | only a king`): a ruling whose answer asserts a fact ("a lone king never
-    /// mates") answers no question that does not state that fact. Empty: no premise.
-    pub premises: Vec<String>,
+    /// mates") answers no question that does not state that fact. One group of phrases per
+    /// `premise:` line: the question must say one phrase of every group. Empty: no premise.
+    pub premises: Vec<Vec<String>>,
     /// What the question must not say for the decision to fit it (`unless: second illegal |
     /// two illegal`): a ruling about a first illegal move answers no question about a second.
     pub exceptions: Vec<String>,
@@ -85,7 +86,9 @@ impl RulingMeta {
     /// Whether a question (lower case, as the answer layer reads it) states the ruling's
     /// premise, if it has one, and none of its exceptions.
     pub fn premise_met(&self, lower: &str) -> bool {
-        (self.premises.is_empty() || self.premises.iter().any(|p| lower.contains(p.as_str())))
+        self.premises
+            .iter()
+            .all(|group| group.iter().any(|p| lower.contains(p.as_str())))
             && !self.exceptions.iter().any(|e| lower.contains(e.as_str()))
     }
 }
@@ -126,7 +129,7 @@ pub fn split_ruling(text: &str) -> Result<(RulingMeta, String), String> {
                 }
             }
             "position" => meta.needs_position = matches!(value, "yes" | "true"),
-            "premise" => meta.premises.extend(phrases(value)),
+            "premise" => meta.premises.push(phrases(value).collect()),
             "unless" => meta.exceptions.extend(phrases(value)),
             _ => unreachable!("meta_line only returns known keys"),
         }
@@ -176,9 +179,15 @@ mod tests {
         assert!(split_ruling("articles: 1.1\ncontext: bullet\nYes.").is_err());
         let (meta, _) =
             split_ruling("articles: 6.9\npremise: Bare king | lone king\nIt is a draw.").unwrap();
-        assert_eq!(meta.premises, ["bare king", "lone king"]);
+        assert_eq!(meta.premises, [["bare king", "lone king"]]);
         assert!(meta.premise_met("he flagged and i had a lone king"));
         assert!(!meta.premise_met("he flagged and i had a rook"));
+        let (meta, _) =
+            split_ruling("articles: 6.9\npremise: knight\npremise: bare king | lone king\nYes.")
+                .unwrap();
+        assert!(meta.premise_met("two knights against a bare king"));
+        assert!(!meta.premise_met("two knights against king and pawn"));
+        assert!(!meta.premise_met("a rook against a bare king"));
         assert!(split_ruling("asked: x\nYes.").is_err());
     }
 
