@@ -188,6 +188,13 @@ struct PartMatch {
     runner_up: Option<usize>,
 }
 
+/// How many of the search's best hits a part's candidates take in (each scored by the matcher
+/// too, and each casting its article vote).
+const HITS_WEIGHED: usize = 10;
+
+/// How many of the matcher's own best rulings a part's candidates take in.
+const MATCHER_BEST: usize = 15;
+
 /// A passage in the running to answer a part of a question.
 #[derive(Debug, Clone)]
 struct Candidate {
@@ -214,17 +221,17 @@ impl Arbiter {
             semantic: t.semantic,
             semantic_floor: t.semantic_floor,
         };
-        let hit_passages: Vec<usize> = hits.iter().take(10).map(|h| h.passage).collect();
-        for (passage, sim) in self
-            .matcher
-            .rank(part, vocabulary, weights, 15, &hit_passages)
+        let hit_passages: Vec<usize> = hits.iter().take(HITS_WEIGHED).map(|h| h.passage).collect();
+        for (passage, sim) in
+            self.matcher
+                .rank(part, vocabulary, weights, MATCHER_BEST, &hit_passages)
         {
             found.entry(passage).or_default().0 = sim;
         }
         // Each of the best hits' deciding article, for the article vote.
         let mut votes: Vec<(&str, usize, f32)> = Vec::new();
         if top_score >= t.min_search_score {
-            for h in hits.iter().take(10) {
+            for h in hits.iter().take(HITS_WEIGHED) {
                 let relative = h.score / top_score;
                 let rank = &mut found.entry(h.passage).or_default().1;
                 *rank = rank.max(relative);

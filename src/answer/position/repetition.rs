@@ -144,22 +144,13 @@ fn earlier_near_miss(game: &Game) -> Option<String> {
         return None;
     }
     let current = game.current();
-    let positions: Vec<&Chess> = game.positions().collect();
-    let same_placement = |a: &Chess, b: &Chess| a.board() == b.board() && a.turn() == b.turn();
-    let notes: Vec<String> = positions
-        .iter()
+    let notes: Vec<String> = game
+        .positions()
         .enumerate()
-        .filter(|&(i, p)| {
-            !same_placement(p, current)
-                && positions.iter().position(|q| same_placement(q, p)) == Some(i)
-        })
-        .filter_map(|(_, p)| {
-            let seen: Vec<(usize, &Chess)> = positions
-                .iter()
-                .enumerate()
-                .filter(|(_, q)| same_placement(q, p))
-                .map(|(j, q)| (j, *q))
-                .collect();
+        .filter(|(_, p)| p.board() != current.board() || p.turn() != current.turn())
+        .map(|(i, p)| (i, same_placement(game, p)))
+        .filter(|(i, seen)| seen.first().is_some_and(|(first, _)| first == i))
+        .filter_map(|(_, seen)| {
             let &(last_at, last) = seen.last()?;
             let identical = seen.iter().filter(|(_, q)| *q == last).count();
             (seen.len() >= 3 && identical < 3).then(|| {
