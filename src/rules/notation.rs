@@ -474,33 +474,62 @@ mod tests {
             .unwrap()
     }
 
+    /// Positions 2, 3 and 5 of the usual perft suite: pins, checks, en passant, promotions
+    /// and castling, each walked some plies on by the tests below.
+    const PERFT_POSITIONS: [&str; 3] = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    ];
+
+    /// A pinned bishop, promotions for both sides with castling rights, and Chess960 castling
+    /// (the flag: Chess960 castling mode).
+    const PIN_PROMOTION_CHESS960: [(&str, bool); 3] = [
+        ("4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", false),
+        ("r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R b KQkq - 0 1", false),
+        ("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", true),
+    ];
+
+    /// Visits the position of `fen` and each position of a walk of up to `plies` moves from
+    /// it, the move after visit `step` being legal move `(step * stride + offset)` (modulo their
+    /// number); the walk ends after visiting a position without legal moves.
+    fn walk(
+        fen: &str,
+        chess960: bool,
+        plies: usize,
+        (stride, offset): (usize, usize),
+        mut visit: impl FnMut(&Chess, &MoveList, usize),
+    ) {
+        let mut pos = position(fen, chess960);
+        for step in 0..plies {
+            let legal = pos.legal_moves();
+            visit(&pos, &legal, step);
+            if legal.is_empty() {
+                break;
+            }
+            pos.play_unchecked(legal[(step * stride + offset) % legal.len()]);
+        }
+    }
+
     /// Every legal move, and every move of a short random walk from each position, written as
     /// shakmaty's `SanPlus::from_move` writes it: ambiguities, captures, promotions, castling,
     /// e.p., checks and mates.
     #[test]
     fn san_plus_writes_what_shakmaty_writes() {
-        let fens = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        let fens = PERFT_POSITIONS.into_iter().chain([
             "6k1/6pp/8/8/8/8/R7/R5K1 w - - 0 1",
             "4k3/8/8/3pP3/8/8/8/R3K2R w KQ d6 0 1",
             "1N1N4/8/8/8/1N1N3k/8/8/K7 w - - 0 1",
             "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
-        ];
+        ]);
         for fen in fens {
-            let mut pos = position(fen, false);
-            for step in 0..40usize {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                let all = san_plus_all(&pos, &legal);
+            walk(fen, false, 40, (7, 3), |pos, legal, _| {
+                let all = san_plus_all(pos, legal);
                 for (i, m) in legal.iter().enumerate() {
                     let expected = shakmaty::san::SanPlus::from_move(pos.clone(), *m).to_string();
                     assert_eq!(all[i], expected, "{fen}: {m:?}");
-                    assert_eq!(san_plus(&pos, *m), expected, "{fen}: {m:?}");
-                    assert_eq!(san_plus_among(&pos, *m, &legal), expected, "{fen}: {m:?}");
+                    assert_eq!(san_plus(pos, *m), expected, "{fen}: {m:?}");
+                    assert_eq!(san_plus_among(pos, *m, legal), expected, "{fen}: {m:?}");
                     let uci = m.to_uci(CastlingMode::Standard);
                     let mut played = pos.clone();
                     let san = play_uci(&mut played, &uci).map(san_text);
@@ -513,8 +542,7 @@ mod tests {
                     expected_after.play_unchecked(*m);
                     assert_eq!(played, expected_after);
                 }
-                pos.play_unchecked(legal[(step * 7 + 3) % legal.len()]);
-            }
+            });
         }
     }
 
@@ -523,26 +551,18 @@ mod tests {
     /// promotions and castling (standard and Chess960), and a few plies on from each.
     #[test]
     fn play_uci_agrees_with_the_candidates_on_every_move() {
-        let fens = [
-            (
-                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                false,
-            ),
-            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
-            (
-                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-                false,
-            ),
-            ("4k3/8/8/3pP3/8/8/8/R3K2R w KQ d6 0 1", false),
-            ("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1", false),
-            ("1N1N4/8/8/8/1N1N3k/8/8/K7 w - - 0 1", false),
-            ("4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", false),
-            ("4k3/8/8/1b6/8/8/4N3/4K2r w - - 0 1", false),
-            ("r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R b KQkq - 0 1", false),
-            ("3k4/8/8/8/8/8/8/R2K3R w - - 0 1", false),
-            ("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", true),
-            ("rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1", true),
-        ];
+        let fens = PERFT_POSITIONS
+            .map(|fen| (fen, false))
+            .into_iter()
+            .chain([
+                ("4k3/8/8/3pP3/8/8/8/R3K2R w KQ d6 0 1", false),
+                ("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1", false),
+                ("1N1N4/8/8/8/1N1N3k/8/8/K7 w - - 0 1", false),
+                ("4k3/8/8/1b6/8/8/4N3/4K2r w - - 0 1", false),
+                ("3k4/8/8/8/8/8/8/R2K3R w - - 0 1", false),
+                ("rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1", true),
+            ])
+            .chain(PIN_PROMOTION_CHESS960);
         let promotions = [
             None,
             Some(Role::Queen),
@@ -550,8 +570,7 @@ mod tests {
             Some(Role::King),
         ];
         for (fen, chess960) in fens {
-            let mut pos = position(fen, chess960);
-            for step in 0..30usize {
+            walk(fen, chess960, 30, (5, 1), |pos, _, step| {
                 for (from, to, promotion) in Square::ALL
                     .into_iter()
                     .flat_map(|f| Square::ALL.into_iter().map(move |t| (f, t)))
@@ -568,12 +587,7 @@ mod tests {
                     assert_eq!(san, expected, "{fen} step {step}: {uci}");
                     assert_eq!(plain, generated, "{fen} step {step}: {uci}");
                 }
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                pos.play_unchecked(legal[(step * 5 + 1) % legal.len()]);
-            }
+            });
         }
     }
 
@@ -583,54 +597,40 @@ mod tests {
     /// plies on from each; and `san_plus_all` against `SanPlus::from_move` on the same moves.
     #[test]
     fn gives_check_agrees_with_playing_the_move() {
-        let fens = [
-            (
-                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                false,
-            ),
-            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
-            (
-                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-                false,
-            ),
-            // Discovered checks: the bishop, the knight and the pawn uncover a rook or bishop.
-            ("4k3/8/8/8/4B3/8/4R3/4K3 w - - 0 1", false),
-            ("7k/8/5N2/8/3B4/8/8/K7 w - - 0 1", false),
-            ("7k/8/8/8/8/8/1P6/B3K3 w - - 0 1", false),
-            // A promotion that checks as a knight, as a queen, and by uncovering a rook.
-            ("8/3P1k2/8/8/8/8/8/K7 w - - 0 1", false),
-            ("3k4/1P6/8/8/8/8/8/K7 w - - 0 1", false),
-            ("8/RP5k/8/8/8/8/8/6K1 w - - 0 1", false),
-            ("1r5k/P7/8/8/8/8/8/K7 w - - 0 1", false),
-            // En passant uncovering a check, and castling giving one.
-            ("8/8/8/K2pP2k/8/8/8/8 w - d6 0 1", false),
-            ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", false),
-            ("3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", false),
-            ("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", true),
-            ("4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", false),
-            ("r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R b KQkq - 0 1", false),
-        ];
+        let fens = PERFT_POSITIONS
+            .map(|fen| (fen, false))
+            .into_iter()
+            .chain([
+                // Discovered checks: the bishop, the knight and the pawn uncover a rook or bishop.
+                ("4k3/8/8/8/4B3/8/4R3/4K3 w - - 0 1", false),
+                ("7k/8/5N2/8/3B4/8/8/K7 w - - 0 1", false),
+                ("7k/8/8/8/8/8/1P6/B3K3 w - - 0 1", false),
+                // A promotion that checks as a knight, as a queen, and by uncovering a rook.
+                ("8/3P1k2/8/8/8/8/8/K7 w - - 0 1", false),
+                ("3k4/1P6/8/8/8/8/8/K7 w - - 0 1", false),
+                ("8/RP5k/8/8/8/8/8/6K1 w - - 0 1", false),
+                ("1r5k/P7/8/8/8/8/8/K7 w - - 0 1", false),
+                // En passant uncovering a check, and castling giving one.
+                ("8/8/8/K2pP2k/8/8/8/8 w - d6 0 1", false),
+                ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", false),
+                ("3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", false),
+            ])
+            .chain(PIN_PROMOTION_CHESS960);
         let mut checks = 0;
         for (fen, chess960) in fens {
-            let mut pos = position(fen, chess960);
-            for step in 0..40usize {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                let all = san_plus_all(&pos, &legal);
+            walk(fen, chess960, 40, (7, 3), |pos, legal, step| {
+                let all = san_plus_all(pos, legal);
                 for (i, m) in legal.iter().enumerate() {
                     let mut after = pos.clone();
                     after.play_unchecked(*m);
                     checks += usize::from(after.is_check());
-                    if let Some(check) = gives_check(&pos, *m) {
+                    if let Some(check) = gives_check(pos, *m) {
                         assert_eq!(check, after.is_check(), "{fen} step {step}: {m:?}");
                     }
                     let expected = shakmaty::san::SanPlus::from_move(pos.clone(), *m).to_string();
                     assert_eq!(all[i], expected, "{fen} step {step}: {m:?}");
                 }
-                pos.play_unchecked(legal[(step * 7 + 3) % legal.len()]);
-            }
+            });
         }
         assert!(checks > 100, "too few checking moves to tell: {checks}");
     }
