@@ -181,16 +181,32 @@ fn fen_and_moves(question: &str, found: &regex::Captures) -> Option<InlinePositi
         .filter_map(|i| found.get(i))
         .map(|m| m.end())
         .max()?;
-    let (moves, moves_end) = moves_after(&question[end..]);
+    let (mut moves, moves_end) = moves_after(&question[end..]);
     end += moves_end;
-    // Moves that do not replay from the FEN mean it was misread: no position rather than the
-    // wrong one.
-    Game::from_moves(Some(&fen), &moves).ok()?;
+    moves.truncate(replayable_through(&fen, &moves)?);
     Some(InlinePosition {
         fen: Some(fen),
         moves,
         question: without(question, start, end),
     })
+}
+
+/// How many of `moves` to keep: all of them when they replay from `fen`; up to and including
+/// the first one that breaks a rule of play when more moves follow it ("1. Re5+ Qc5+?
+/// {illegal} 2. Rxc5#": the question is about that move, which is then the disputed one, not
+/// about the moves after it). `None` when a move cannot be read in the position at all, or
+/// the last one fails: the FEN was probably misread, and no position is better than the wrong
+/// one.
+fn replayable_through(fen: &str, moves: &[String]) -> Option<usize> {
+    match Game::from_moves(Some(fen), moves) {
+        Ok(_) => Some(moves.len()),
+        Err(RulesError::IllegalMove {
+            ply,
+            kind: Some(kind),
+            ..
+        }) if kind.breaks_a_rule_of_play() && ply < moves.len() => Some(ply),
+        Err(_) => None,
+    }
 }
 
 /// [`position_in_question`] for a game's moves from the start, written from move 1.
@@ -228,18 +244,28 @@ pub struct InlinePosition {
 /// A move list at the start of `text` ("1. Ka6 Rd8 2. Ka7 Ra8+"), as moves, and where it ends.
 /// It must open with a move number, so that prose after a FEN is never read as moves.
 fn moves_after(text: &str) -> (Vec<String>, usize) {
+    static COMMENT: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\{[^{}]*\}").expect("comment pattern"));
     static MOVE_LIST: LazyLock<Regex> = LazyLock::new(|| {
         let number = r"\d{1,3}\.+";
-        let san = r"(?:O-O(?:-O)?|0-0(?:-0)?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=?[QRBN])?)[+#]?";
+        // A move with its check sign and any annotation glyphs ("Qc5+?!").
+        let san = r"(?:O-O(?:-O)?|0-0(?:-0)?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=?[QRBN])?)[+#]?[?!]{0,2}";
+        // A short comment in braces between moves ("{illegal}").
+        let comment = r"(?:\s*\{[^{}]{0,80}\})?";
         Regex::new(&format!(
-            r#"^[\s"'\])]*{number}\s*{san}(?:\s+(?:{number}\s*)?{san})*"#
+            r#"^[\s"'\])]*{number}\s*{san}{comment}(?:\s+(?:{number}\s*)?{san}{comment})*"#
         ))
         .expect("move list pattern")
     });
     match MOVE_LIST.find(text) {
         Some(m) => {
             let list = text[..m.end()].trim_start_matches(|c: char| !c.is_ascii_digit());
-            (split_moves(&list.replace('.', ". ")), m.end())
+            let list = COMMENT.replace_all(list, " ").replace('.', ". ");
+            let moves = split_moves(&list)
+                .into_iter()
+                .map(|m| m.trim_end_matches(['?', '!']).to_string())
+                .collect();
+            (moves, m.end())
         }
         None => (Vec::new(), 0),
     }
@@ -297,6 +323,22 @@ mod tests {
         assert_eq!(found, Some(expected));
         // Moves that cannot be played from the FEN: no position at all.
         assert!(position_in_question("8/2kr4/8/K7/8/8/8/8 w - - 0 1 1. Kh8").is_none());
+    }
+
+    #[test]
+    fn annotated_moves_stop_at_the_first_illegal_one() {
+        let found = position_in_question(
+            "In rapid: [fen \"5K2/8/1q6/1N1k4/8/8/8/2R1R3 w - - 1 1\"] 1. Re5+? Qc5+?! {illegal} 2. Rxc5# Who wins?",
+        )
+        .unwrap();
+        // 1...Qc5+ leaves Black's king in check: the question is about it, not 2.Rxc5#.
+        assert_eq!(found.moves, ["Re5+", "Qc5+"]);
+        assert_eq!(found.question, "In rapid: [fen \" Who wins?");
+        let found = position_in_question(
+            "A draw? [FEN \"8/2kr4/8/K7/8/8/8/8 w - - 0 1\"] 1. Ka6! Rd8?! 2. Ka7 {forced} Ra8+",
+        )
+        .unwrap();
+        assert_eq!(found.moves, ["Ka6", "Rd8", "Ka7", "Ra8+"]);
     }
 
     #[test]
