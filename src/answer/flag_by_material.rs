@@ -139,6 +139,9 @@ const EVERY_PARTY: &[Party] = &[
 
 /// The armies described after these words belong to White / Black / both.
 const WHITE_HOLDS: &[&str] = &[
+    "white flagged with ",
+    "white ran out of time with ",
+    "white lost on time with ",
     "white has ",
     "white had ",
     "white with ",
@@ -146,6 +149,9 @@ const WHITE_HOLDS: &[&str] = &[
     "white: ",
 ];
 const BLACK_HOLDS: &[&str] = &[
+    "black flagged with ",
+    "black ran out of time with ",
+    "black lost on time with ",
     "black has ",
     "black had ",
     "black with ",
@@ -459,7 +465,14 @@ fn armies(lower: &str) -> Vec<(usize, Party, Army)> {
 /// is both players' army when its two sides are the same army (when they differ, whose is
 /// whose is not said).
 fn equal_matchups(lower: &str) -> Vec<(usize, Party, Army)> {
-    const MATCHUP: &[&str] = &["down to ", "ending of ", "endgame of ", "ended up with "];
+    const MATCHUP: &[&str] = &[
+        "down to ",
+        "ending of ",
+        "endgame of ",
+        "ended up with ",
+        "in a ",
+        "in an ",
+    ];
     let mut out = Vec::new();
     for anchor in MATCHUP {
         for (i, _) in lower.match_indices(anchor) {
@@ -531,6 +544,10 @@ fn army_at(text: &str) -> Option<Said<'_>> {
             let plural = w.ends_with('s') && !w.ends_with("'s");
             let n = count.take().unwrap_or(if plural { 2 } else { 1 });
             add(&mut army, kind, n, &mut king);
+        } else if let Some(kinds) = piece_letters(w) {
+            for kind in kinds {
+                add(&mut army, kind, 1, &mut king);
+            }
         } else if WHOLE.contains(&w) {
             whole = true;
         } else if !FILLER.contains(&w) {
@@ -546,6 +563,28 @@ fn army_at(text: &str) -> Option<Said<'_>> {
         whole: whole || king && !army.is_bare(),
         rest: &text[end..],
     })
+}
+
+/// An army in piece letters, king first ("kn", "k+r", "kbn", "k"), lower case.
+fn piece_letters(word: &str) -> Option<Vec<PieceKind>> {
+    let letters: Vec<char> = word.chars().filter(|&c| c != '+').collect();
+    if letters.first() != Some(&'k') || letters.len() > 6 {
+        return None;
+    }
+    letters
+        .iter()
+        .map(|c| {
+            Some(match c {
+                'k' => PieceKind::King,
+                'q' => PieceKind::Queen,
+                'r' => PieceKind::Rook,
+                'b' => PieceKind::Bishop,
+                'n' => PieceKind::Knight,
+                'p' => PieceKind::Pawn,
+                _ => return None,
+            })
+        })
+        .collect()
 }
 
 fn add(army: &mut Army, kind: PieceKind, n: u8, king: &mut bool) {
@@ -621,6 +660,25 @@ mod tests {
             "Me: knight and king, 1 minute left; opponent: knight and king. I run out of time. Do I lose?",
             Party::Asker,
             "Your opponent wins:",
+        );
+    }
+
+    #[test]
+    fn armies_in_piece_letters_are_read() {
+        assert_verdict(
+            "In an armageddon game black flagged in a KN v KN endgame. Who is right?",
+            Party::Black,
+            "White wins:",
+        );
+        assert_verdict(
+            "Black flagged with king and knight against king and knight. Does White win?",
+            Party::Black,
+            "White wins:",
+        );
+        assert_verdict(
+            "White has K+R, Black has K. Black's flag falls. Result?",
+            Party::Black,
+            "White wins:",
         );
     }
 

@@ -11,7 +11,6 @@ use crate::search::{Hit, MatchedBy, SearchMode};
 use super::actors::FLAG_VERBS;
 use super::flag_by_material::FlagByMaterial;
 use super::frame::{Frame, QuestionKind};
-use super::intent::Topic;
 use super::matcher::RankWeights;
 use super::{Answer, Arbiter, Basis};
 
@@ -448,9 +447,7 @@ impl Arbiter {
         // A flag fall with the armies described is decided by their mating chances; rulings
         // on the flag rule itself would only repeat it in general terms. The verdict leads
         // unless the best match put the question's weight on another rule.
-        let by_material = (frame.intent.topic == Topic::Flag)
-            .then(|| FlagByMaterial::read(frame))
-            .flatten();
+        let by_material = FlagByMaterial::read(frame);
         let is_flag_rule = |m: &PartMatch| {
             self.book.passages[m.passage]
                 .deciding_article()

@@ -88,9 +88,28 @@ impl RulingMeta {
     pub fn premise_met(&self, lower: &str) -> bool {
         self.premises
             .iter()
-            .all(|group| group.iter().any(|p| lower.contains(p.as_str())))
-            && !self.exceptions.iter().any(|e| lower.contains(e.as_str()))
+            .all(|group| group.iter().any(|p| says(lower, p)))
+            && !self.exceptions.iter().any(|e| says(lower, e))
     }
+}
+
+/// Whether `lower` contains `phrase`. Phrases are stems ("captur" finds "captured"), except
+/// that a phrase ending in a one-character word must end a word there: "vs k" (a bare king)
+/// is not said by "KN vs KN".
+fn says(lower: &str, phrase: &str) -> bool {
+    let whole_last_word = phrase
+        .rsplit(' ')
+        .next()
+        .is_some_and(|last| last.chars().count() == 1);
+    if !whole_last_word {
+        return lower.contains(phrase);
+    }
+    lower.match_indices(phrase).any(|(at, _)| {
+        !lower[at + phrase.len()..]
+            .chars()
+            .next()
+            .is_some_and(char::is_alphanumeric)
+    })
 }
 
 /// Splits a ruling section's text into its `key: value` lines and the ruling's own text.
@@ -200,5 +219,14 @@ mod tests {
         assert_eq!(meta.exceptions, ["second illegal", "2 illegal"]);
         assert!(meta.premise_met("he made an illegal move, do i win?"));
         assert!(!meta.premise_met("he made 2 illegal moves, do i win?"));
+    }
+
+    #[test]
+    fn a_one_letter_last_word_must_end_a_word() {
+        let (meta, _) = split_ruling("articles: 6.9\npremise: vs k | captur\nA draw.").unwrap();
+        assert!(meta.premise_met("he flagged in kr vs k"));
+        assert!(meta.premise_met("kr vs k, who wins?"));
+        assert!(!meta.premise_met("black flagged in kn vs kn"));
+        assert!(meta.premise_met("my knight was captured"));
     }
 }
