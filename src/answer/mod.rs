@@ -548,7 +548,8 @@ impl Arbiter {
             domain_words: self.domain_word_count(question),
         };
         let ruling = position::ruling_for(&ask);
-        let ruled = ruling.rule(&ask);
+        let mut ruled = ruling.rule(&ask);
+        position::lead_with_the_end(&ask, &mut ruled);
         let answer = position::compose(&ask, &ruled);
         let citations = self.citations(&ruled.deciding, &answer, hits);
         let disputed = ask.disputed.clone();

@@ -307,6 +307,29 @@ pub fn ruling_for(ask: &PositionAsk) -> &'static dyn PositionRuling {
         .unwrap_or(&general::General)
 }
 
+/// A draw claim asked about a game that has already ended (mate, stalemate, a dead
+/// position) is moot: the end leads the answer and its article the citations ("After Kxd2
+/// the position is dead, yet lichess makes us play on to a repetition or fifty moves").
+pub fn lead_with_the_end(ask: &PositionAsk, ruled: &mut Ruled) {
+    let claims_a_draw = matches!(
+        ask.topic,
+        Topic::Repetition | Topic::FiftyMoves | Topic::DrawClaim
+    );
+    let Some(end) = ask.report.outcome.as_ref().filter(|_| claims_a_draw) else {
+        return;
+    };
+    if ruled.tells_outcome {
+        return;
+    }
+    ruled.decision = format!(
+        "The game is already over — {}. {}",
+        end.explanation.trim_end_matches('.'),
+        ruled.decision
+    );
+    ruled.deciding.insert(0, end.article.to_string());
+    ruled.tells_outcome = true;
+}
+
 /// The answer text: the decision, its detail, then notes (a move the question reported that
 /// was played here, a game already over, remarks on the input).
 pub fn compose(ask: &PositionAsk, ruled: &Ruled) -> String {
