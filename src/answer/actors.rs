@@ -157,9 +157,10 @@ fn explicit_colour() -> &'static Regex {
             \b(?P<me>i(?:'m|\s+am|\s+was)\s+(?:playing\s+)?(?:as\s+|with\s+)?(?:the\s+)?
                | i\s+(?:play|played|have|had)\s+(?:as\s+|with\s+)?the\s+
                | (?:playing|play)\s+(?:as\s+|with\s+)?(?:the\s+)?
-               | as\s+)
+               | as\s+
+               | i\s*\(\s*)
               (?P<mine>white|black)\b(?P<after>\s+\w+)?
-          | \b(?:my\s+)?opponent\s+(?:is|was|has|had|plays|played)\s+(?:playing\s+)?(?:as\s+|with\s+)?(?:the\s+)?
+          | \b(?:my\s+)?opponent\s+(?:(?:is|was|has|had|plays|played)\s+(?:playing\s+)?(?:as\s+|with\s+)?(?:the\s+)?|\(\s*)
               (?P<theirs>white|black)\b(?P<after2>\s+\w+)?",
         )
         .expect("valid regex")

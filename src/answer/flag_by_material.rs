@@ -191,7 +191,8 @@ impl FlagByMaterial {
         if !FLAG_VERBS.iter().any(|v| lower.contains(v)) {
             return None;
         }
-        let armies = armies(lower);
+        // "The opponent (white) has a bishop": the colour in brackets is read by `named_asker`.
+        let armies = armies(&lower.replace(" (white)", "").replace(" (black)", ""));
         let asker_colour = named_asker(lower).map(Party::of_side);
         // The last description of a player's army is the one asked about ("I know it is a
         // draw with a bare king, but what if I have king and bishop?").
@@ -660,6 +661,15 @@ mod tests {
             "Me: knight and king, 1 minute left; opponent: knight and king. I run out of time. Do I lose?",
             Party::Asker,
             "Your opponent wins:",
+        );
+    }
+
+    #[test]
+    fn a_colour_in_brackets_does_not_hide_the_army() {
+        assert_verdict(
+            "I (black) timed out with two pawns and a king, the opponent (white) has a bishop and a king. Is this not supposed to be a draw?",
+            Party::Black,
+            "White wins:",
         );
     }
 

@@ -180,6 +180,9 @@ pub(super) const ASK_ABOUT_A_RULE: &str = "Ask about a rule (castling, en passan
 const FLAG_RULE: &[&str] = &["6.9", "A.5.3", "6.8"];
 
 /// The articles that decide who wins when a flag falls.
+/// The dead-position rule: no series of legal moves can end in mate.
+const DEAD_POSITION_RULE: &[&str] = &["5.2.2", "1.5"];
+
 const FLAG_TEST: &[&str] = &["6.9", "A.5.3"];
 
 /// Whether a question speaks of time, a clock or a flag at all.
@@ -477,7 +480,15 @@ impl Arbiter {
                 .deciding_article()
                 .is_some_and(|a| FLAG_RULE.contains(&a))
         };
-        let verdict_leads = chosen.first().is_none_or(is_flag_rule);
+        // A dead-position ruling asks the same thing of the same material: whether a mate is
+        // possible.
+        let about_mating_chances = |m: &PartMatch| {
+            is_flag_rule(m)
+                || self.book.passages[m.passage]
+                    .deciding_article()
+                    .is_some_and(|a| DEAD_POSITION_RULE.contains(&a))
+        };
+        let verdict_leads = chosen.first().is_none_or(about_mating_chances);
         if by_material.is_some() {
             chosen.retain(|m| !is_flag_rule(m));
         }
