@@ -93,22 +93,28 @@ impl RulingMeta {
     }
 }
 
-/// Whether `lower` contains `phrase`. Phrases are stems ("captur" finds "captured"), except
-/// that a phrase ending in a one-character word must end a word there: "vs k" (a bare king)
-/// is not said by "KN vs KN".
+/// Whether `lower` says `phrase`: at the start of a word, as a stem ("captur" finds
+/// "captured", while "hit" is not said by "white" nor "min" by "claiming"); a phrase ending in
+/// a one-character word must end a word there too ("vs k", a bare king, is not said by "KN vs
+/// KN").
 fn says(lower: &str, phrase: &str) -> bool {
     let whole_last_word = phrase
         .rsplit(' ')
         .next()
         .is_some_and(|last| last.chars().count() == 1);
-    if !whole_last_word {
-        return lower.contains(phrase);
-    }
+    let word_start = phrase.starts_with(char::is_alphanumeric);
     lower.match_indices(phrase).any(|(at, _)| {
-        !lower[at + phrase.len()..]
-            .chars()
-            .next()
-            .is_some_and(char::is_alphanumeric)
+        let starts = !word_start
+            || !lower[..at]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric);
+        let ends = !whole_last_word
+            || !lower[at + phrase.len()..]
+                .chars()
+                .next()
+                .is_some_and(char::is_alphanumeric);
+        starts && ends
     })
 }
 
@@ -222,11 +228,14 @@ mod tests {
     }
 
     #[test]
-    fn a_one_letter_last_word_must_end_a_word() {
+    fn phrases_start_a_word_and_a_one_letter_last_word_ends_one() {
         let (meta, _) = split_ruling("articles: 6.9\npremise: vs k | captur\nA draw.").unwrap();
         assert!(meta.premise_met("he flagged in kr vs k"));
         assert!(meta.premise_met("kr vs k, who wins?"));
         assert!(!meta.premise_met("black flagged in kn vs kn"));
         assert!(meta.premise_met("my knight was captured"));
+        let (meta, _) = split_ruling("articles: 7.5.2\npremise: hit | press\nYes.").unwrap();
+        assert!(!meta.premise_met("white pushed the pawn to e8"));
+        assert!(meta.premise_met("white pushed to e8 and hit the clock"));
     }
 }
