@@ -504,6 +504,17 @@ const SETTING_CUES: [(Setting, &[&str]); 8] = [
             "fischerandom",
             "freestyle",
             "chess 960",
+            // A king that starts anywhere but the e-file.
+            "king starts on b",
+            "king starts on c",
+            "king starts on d",
+            "king starts on f",
+            "king starts on g",
+            "king starts out on",
+            "k starts out on",
+            "k starts on",
+            "random starting position",
+            "random start position",
         ],
     ),
     (
@@ -675,6 +686,21 @@ fn acts_in(q: &str) -> Vec<Act> {
 mod tests {
     use super::*;
     use crate::answer::actors::PieceKind;
+
+    #[test]
+    fn a_king_starting_off_the_e_file_is_chess960() {
+        assert!(
+            settings_in("what if your king starts on g and rooks on f and h?")
+                .contains(&Setting::Chess960)
+        );
+        assert!(
+            settings_in("what do you do if the k starts out on either c1 or g1?")
+                .contains(&Setting::Chess960)
+        );
+        assert!(
+            !settings_in("the king starts on e1 and the queen on d1").contains(&Setting::Chess960)
+        );
+    }
 
     #[test]
     fn settings_are_found_as_by_each_cue() {
