@@ -210,6 +210,14 @@ impl FlagByMaterial {
             .into_iter()
             .map(flagged_party)
             .find(|p| p.is_some_and(|p| army_of(p.other()).is_some()))??;
+        // "I (black) timed out with…, the opponent (white) has…": the asker's own terms.
+        let relative = armies.iter().any(|(_, o, _)| o.terms() == Terms::Relative);
+        let flagged = match (flagged.terms(), relative) {
+            (Terms::Colours, true) => {
+                in_terms_of(flagged, Party::Asker, asker_colour).unwrap_or(flagged)
+            }
+            _ => flagged,
+        };
         let mater = army_of(flagged.other())?;
         let settings = &frame.settings;
         Some(FlagByMaterial {
@@ -668,8 +676,8 @@ mod tests {
     fn a_colour_in_brackets_does_not_hide_the_army() {
         assert_verdict(
             "I (black) timed out with two pawns and a king, the opponent (white) has a bishop and a king. Is this not supposed to be a draw?",
-            Party::Black,
-            "White wins:",
+            Party::Asker,
+            "Your opponent wins:",
         );
     }
 
