@@ -211,7 +211,13 @@ impl FlagByMaterial {
             .map(flagged_party)
             .find(|p| p.is_some_and(|p| army_of(p.other()).is_some()))??;
         // "I (black) timed out with…, the opponent (white) has…": the asker's own terms.
-        let relative = armies.iter().any(|(_, o, _)| o.terms() == Terms::Relative);
+        // (An army said to be both players', "KN v KN", is everyone's: it names no terms.)
+        let relative = armies.iter().any(|(at, o, _)| {
+            o.terms() == Terms::Relative
+                && !armies
+                    .iter()
+                    .any(|(at2, o2, _)| at2 == at && o2.terms() == Terms::Colours)
+        });
         let flagged = match (flagged.terms(), relative) {
             (Terms::Colours, true) => {
                 in_terms_of(flagged, Party::Asker, asker_colour).unwrap_or(flagged)
