@@ -79,6 +79,7 @@ pub const FLAG_VERBS: &[&str] = &[
     "time out",
     "timeout",
     "timed out",
+    "times out",
     "out of time",
     "lose on time",
     "lost on time",

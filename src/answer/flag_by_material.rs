@@ -4,6 +4,10 @@
 //! ([`crate::rules::material`]), worded for the people the question names. Without a position
 //! this is the verdict for the material; the asker is offered the check of the actual position.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 use crate::rulebook::Setting;
 use crate::rules::castling::capitalise_first;
 use crate::rules::material::{Army, MateChance, mate_chance};
@@ -192,7 +196,9 @@ impl FlagByMaterial {
             return None;
         }
         // "The opponent (white) has a bishop": the colour in brackets is read by `named_asker`.
-        let armies = armies(&lower.replace(" (white)", "").replace(" (black)", ""));
+        let armies = armies(&glued_matchups_split(
+            &lower.replace(" (white)", "").replace(" (black)", ""),
+        ));
         let asker_colour = named_asker(lower).map(Party::of_side);
         // The last description of a player's army is the one asked about ("I know it is a
         // draw with a bare king, but what if I have king and bishop?").
@@ -580,6 +586,14 @@ fn army_at(text: &str) -> Option<Said<'_>> {
     })
 }
 
+/// "knvkq" (KNvKQ, as engine and endgame-table people write it) as "kn v kq".
+fn glued_matchups_split(lower: &str) -> std::borrow::Cow<'_, str> {
+    static GLUED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\bk([qrbnp]{0,4})vs?(k[qrbnp]{0,4})\b").expect("matchup pattern")
+    });
+    GLUED.replace_all(lower, "k$1 v $2")
+}
+
 /// An army in piece letters, king first ("kn", "k+r", "kbn", "k"), lower case.
 fn piece_letters(word: &str) -> Option<Vec<PieceKind>> {
     let letters: Vec<char> = word.chars().filter(|&c| c != '+').collect();
@@ -684,6 +698,15 @@ mod tests {
             "I (black) timed out with two pawns and a king, the opponent (white) has a bishop and a king. Is this not supposed to be a draw?",
             Party::Asker,
             "Your opponent wins:",
+        );
+    }
+
+    #[test]
+    fn glued_matchups_are_read() {
+        assert_verdict(
+            "I have KNvKQ and my opponent times out. Draw?",
+            Party::Opponent,
+            "It is a draw:",
         );
     }
 
