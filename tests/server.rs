@@ -228,6 +228,8 @@ fn nonsense_gets_no_confident_answer() {
         "asdfgh qwerty zxcvb",
         "What is the capital of France?",
         "how do I bake sourdough bread",
+        "tell me a joke",
+        "hello, can you help me?",
     ] {
         let (status, a) = s.post_json("/api/ask", &json!({"question": q}));
         assert_eq!(status, 200);

@@ -210,7 +210,9 @@ const NOT_DOMAIN: &[&str] = &[
     "players", "time", "way", "make", "made", "have", "has", "get", "new", "same", "other", "one",
     "two", "first", "last", "all", "any", "some", "only", "after", "before", "capital", "letter",
     "letters", "name", "where", "why", "there", "good", "bad", "long", "short", "back", "up",
-    "out", "off", "over", "take", "put", "play", "played", "playing", "still",
+    "out", "off", "over", "take", "put", "play", "played", "playing", "still", "tell", "me", "say",
+    "know", "want", "like", "think", "please", "help", "give", "see", "look", "go", "come", "ever",
+    "best", "about", "joke", "hello", "hi", "thanks", "thank",
 ];
 
 fn words_of(text: &str) -> impl Iterator<Item = String> + '_ {
