@@ -569,21 +569,34 @@ pub fn settings_in(q: &str) -> Vec<Setting> {
     found
 }
 
+/// A time control as [`time_control_in`] reads it.
+static TIME_CONTROL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)
+        \b(\d{1,3})\s?[+|]\s?(\d{1,2})\b
+        | \b(\d{1,3})[\s-]?min(?:ute)?s?\s+(?:game|games|chess|time\ control|per\ (?:side|player)|each|rapid|blitz|tournament|event|match|swiss|round)\b
+        | \bg\s?/\s?(\d{1,3})\b",
+    )
+    .expect("valid regex")
+});
+
+/// Whether a text can hold a match of [`TIME_CONTROL`]: each alternative has a literal the
+/// text must hold ('+' or '|', "min", '/'). The regex's own search cannot use its lazy DFA
+/// on a text with a non-ASCII byte (its Unicode `\b`), and falls back to an engine that costs
+/// ~100 times more; most questions name no time control.
+fn may_hold_time_control(q: &str) -> bool {
+    q.contains(['+', '|', '/']) || q.contains("min")
+}
+
 /// The kind of game a time control written in the question makes ("15+10", "a 45 minute
 /// game", "G/30"), by the rule of A.1 and B.1: the base time in minutes plus the increment in
 /// seconds (its total over 60 moves), ten or less is blitz, under 60 rapid, else standard.
 /// Time left on a clock ("with 3 minutes left") is not a time control.
 fn time_control_in(q: &str) -> Option<Setting> {
-    static CONTROL: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(
-            r"(?x)
-            \b(\d{1,3})\s?[+|]\s?(\d{1,2})\b
-            | \b(\d{1,3})[\s-]?min(?:ute)?s?\s+(?:game|games|chess|time\ control|per\ (?:side|player)|each|rapid|blitz|tournament|event|match|swiss|round)\b
-            | \bg\s?/\s?(\d{1,3})\b",
-        )
-        .expect("valid regex")
-    });
-    let c = CONTROL.captures(q)?;
+    if !may_hold_time_control(q) {
+        return None;
+    }
+    let c = TIME_CONTROL.captures(q)?;
     let number = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<u32>().ok());
     let total = match (number(1), number(2)) {
         (Some(base), Some(increment)) => base + increment,
@@ -724,6 +737,32 @@ mod tests {
             }
             assert_eq!(settings_in(q), expected, "{q}");
         }
+    }
+
+    #[test]
+    fn time_controls_are_looked_for_only_where_one_can_be() {
+        let book = crate::rulebook::Rulebook::embedded().unwrap();
+        let mut texts: Vec<String> = vec![
+            "a 15+10 rapid game, ½ point".into(),
+            "g/30 in café".into(),
+            "a 45 minute game — who wins?".into(),
+            "٣+٢ blitz".into(),
+            "3 | 2 blitz".into(),
+        ];
+        texts.extend(book.passages.iter().map(|p| p.text.to_lowercase()));
+        texts.extend(
+            book.passages
+                .iter()
+                .flat_map(|p| p.phrasings())
+                .map(str::to_lowercase),
+        );
+        let mut found = 0;
+        for q in &texts {
+            let matched = TIME_CONTROL.is_match(q);
+            assert!(may_hold_time_control(q) || !matched, "{q}");
+            found += usize::from(matched);
+        }
+        assert!(found >= 5, "{found}");
     }
 
     #[test]
