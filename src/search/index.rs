@@ -364,8 +364,9 @@ pub struct SearchIndex {
     /// The stem of every known word (`None` for a stop word): the analyzer's result for a
     /// single word, which is what it yields word by word for a text.
     word_stems: FxHashMap<String, Option<String>>,
-    /// Known words by first letter, for spelling correction.
-    by_initial: FxHashMap<char, Vec<String>>,
+    /// Known words by first letter, each with its length in characters, for spelling
+    /// correction.
+    by_initial: FxHashMap<char, Vec<(String, usize)>>,
     tuning: Tuning,
     /// Every stem of the rulebook, numbered.
     stem_ids: FxHashMap<String, u32>,
@@ -1009,8 +1010,7 @@ impl SearchIndex {
         let initial = word.chars().next()?;
         let letters = Letters::of(word);
         let mut best: Option<(usize, u32, &str)> = None;
-        for cand in self.by_initial.get(&initial)? {
-            let m = cand.chars().count();
+        for (cand, m) in self.by_initial.get(&initial)? {
             if m.abs_diff(n) > max {
                 continue;
             }
@@ -1766,16 +1766,18 @@ fn known_words(book: &Rulebook, vocabulary: &Vocabulary) -> FxHashMap<String, u3
     known
 }
 
-/// The known words of three letters or more, grouped by their first letter and sorted: the
+/// The known words of three letters or more, grouped by their first letter and sorted, each
+/// with its length in characters (counted once here, not for every typed word): the
 /// candidates spelling correction compares a typed word with.
-fn words_by_initial(known: &FxHashMap<String, u32>) -> FxHashMap<char, Vec<String>> {
-    let mut by_initial: FxHashMap<char, Vec<String>> = FxHashMap::default();
+fn words_by_initial(known: &FxHashMap<String, u32>) -> FxHashMap<char, Vec<(String, usize)>> {
+    let mut by_initial: FxHashMap<char, Vec<(String, usize)>> = FxHashMap::default();
     for w in known.keys() {
-        if w.chars().count() >= 3 && w.chars().all(char::is_alphabetic) {
+        let length = w.chars().count();
+        if length >= 3 && w.chars().all(char::is_alphabetic) {
             by_initial
                 .entry(w.chars().next().unwrap_or(' '))
                 .or_default()
-                .push(w.clone());
+                .push((w.clone(), length));
         }
     }
     for list in by_initial.values_mut() {
@@ -1931,7 +1933,7 @@ mod tests {
             let n = word.chars().count();
             let max = if n <= 5 { 1 } else { 2 };
             let mut best: Option<(usize, u32, &str)> = None;
-            for cand in index.by_initial.get(&word.chars().next()?)? {
+            for (cand, _) in index.by_initial.get(&word.chars().next()?)? {
                 if cand.chars().count().abs_diff(n) > max {
                     continue;
                 }
