@@ -583,7 +583,7 @@ static TIME_CONTROL: LazyLock<Regex> = LazyLock::new(|| {
 /// Whether a text can hold a match of [`TIME_CONTROL`]: each alternative has a literal the
 /// text must hold ('+' or '|', "min", '/'). The regex's own search cannot use its lazy DFA
 /// on a text with a non-ASCII byte (its Unicode `\b`), and falls back to an engine that costs
-/// ~100 times more; most questions name no time control.
+/// many times more; most questions name no time control.
 fn may_hold_time_control(q: &str) -> bool {
     q.contains(['+', '|', '/']) || q.contains("min")
 }

@@ -536,7 +536,7 @@ fn article_query_re() -> &'static Regex {
 /// Whether a text can hold a match of [`article_query_re`]: every match has a '.' followed by
 /// a digit (`\d`, a Unicode decimal digit, is numeric). The regex's own search cannot use its
 /// lazy DFA on a text with a non-ASCII byte (its Unicode `\b`), and falls back to an engine
-/// that costs ~100 times more; most questions name no article number at all.
+/// that costs many times more; most questions name no article number at all.
 fn may_name_articles(text: &str) -> bool {
     text.split('.')
         .skip(1)
