@@ -472,8 +472,9 @@ impl Arbiter {
         let (whole_hits, meaningful) = self.whole_question_hits(question);
         let mut chosen = self.matched_parts(question, frame, &whole_hits, meaningful);
         // A flag fall with the armies described is decided by their mating chances; rulings
-        // on the flag rule itself would only repeat it in general terms. The verdict leads
-        // unless the best match put the question's weight on another rule.
+        // on the flag rule or the dead-position rule would only repeat it in general terms, or
+        // for other material. The verdict leads unless the best match put the question's weight
+        // on another rule.
         let by_material = FlagByMaterial::read(frame);
         let is_flag_rule = |m: &PartMatch| {
             self.book.passages[m.passage]
@@ -490,7 +491,7 @@ impl Arbiter {
         };
         let verdict_leads = chosen.first().is_none_or(about_mating_chances);
         if by_material.is_some() {
-            chosen.retain(|m| !is_flag_rule(m));
+            chosen.retain(|m| !about_mating_chances(m));
         }
         if chosen.is_empty() && by_material.is_none() {
             return self.not_sure(frame, &whole_hits, meaningful);
