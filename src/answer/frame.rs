@@ -699,6 +699,7 @@ fn acts_in(q: &str) -> Vec<Act> {
 mod tests {
     use super::*;
     use crate::answer::actors::PieceKind;
+    use crate::rulebook::Passage;
 
     #[test]
     fn a_king_starting_off_the_e_file_is_chess960() {
@@ -715,17 +716,32 @@ mod tests {
         );
     }
 
+    /// `extra`, then every passage's text and `more` of each passage, lower case: the texts
+    /// the cue tests run over.
+    fn rulebook_texts(extra: &[&str], more: impl Fn(&Passage) -> Vec<&str>) -> Vec<String> {
+        let book = crate::rulebook::Rulebook::embedded().unwrap();
+        let mut texts: Vec<String> = extra.iter().map(|t| t.to_string()).collect();
+        texts.extend(book.passages.iter().map(|p| p.text.to_lowercase()));
+        texts.extend(book.passages.iter().flat_map(|p| {
+            more(p)
+                .into_iter()
+                .map(str::to_lowercase)
+                .collect::<Vec<_>>()
+        }));
+        texts
+    }
+
     #[test]
     fn settings_are_found_as_by_each_cue() {
-        let book = crate::rulebook::Rulebook::embedded().unwrap();
-        let mut texts: Vec<String> = vec![
-            "a 15+10 rapid game on lichess, no arbiter".into(),
-            "usa  blitz app  chess 960 classical".into(),
-            "in an app game".into(),
-            String::new(),
-        ];
-        texts.extend(book.passages.iter().map(|p| p.text.to_lowercase()));
-        texts.extend(book.passages.iter().map(|p| p.title.to_lowercase()));
+        let texts = rulebook_texts(
+            &[
+                "a 15+10 rapid game on lichess, no arbiter",
+                "usa  blitz app  chess 960 classical",
+                "in an app game",
+                "",
+            ],
+            |p| vec![p.title.as_str()],
+        );
         for q in &texts {
             let mut expected: Vec<Setting> = SETTING_CUES
                 .iter()
@@ -741,20 +757,15 @@ mod tests {
 
     #[test]
     fn time_controls_are_looked_for_only_where_one_can_be() {
-        let book = crate::rulebook::Rulebook::embedded().unwrap();
-        let mut texts: Vec<String> = vec![
-            "a 15+10 rapid game, ½ point".into(),
-            "g/30 in café".into(),
-            "a 45 minute game — who wins?".into(),
-            "٣+٢ blitz".into(),
-            "3 | 2 blitz".into(),
-        ];
-        texts.extend(book.passages.iter().map(|p| p.text.to_lowercase()));
-        texts.extend(
-            book.passages
-                .iter()
-                .flat_map(|p| p.phrasings())
-                .map(str::to_lowercase),
+        let texts = rulebook_texts(
+            &[
+                "a 15+10 rapid game, ½ point",
+                "g/30 in café",
+                "a 45 minute game — who wins?",
+                "٣+٢ blitz",
+                "3 | 2 blitz",
+            ],
+            |p| p.phrasings().collect(),
         );
         let mut found = 0;
         for q in &texts {
