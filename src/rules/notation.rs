@@ -490,6 +490,18 @@ mod tests {
         ("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", true),
     ];
 
+    /// The perft positions, then `own` (FEN, Chess960), then the pin, promotion and Chess960
+    /// ones: the positions the notation tests walk.
+    fn test_positions<const N: usize>(
+        own: [(&'static str, bool); N],
+    ) -> impl Iterator<Item = (&'static str, bool)> {
+        PERFT_POSITIONS
+            .map(|fen| (fen, false))
+            .into_iter()
+            .chain(own)
+            .chain(PIN_PROMOTION_CHESS960)
+    }
+
     /// Visits the position of `fen` and each position of a walk of up to `plies` moves from
     /// it, the move after visit `step` being legal move `(step * stride + offset)` (modulo their
     /// number); the walk ends after visiting a position without legal moves.
@@ -551,18 +563,14 @@ mod tests {
     /// promotions and castling (standard and Chess960), and a few plies on from each.
     #[test]
     fn play_uci_agrees_with_the_candidates_on_every_move() {
-        let fens = PERFT_POSITIONS
-            .map(|fen| (fen, false))
-            .into_iter()
-            .chain([
-                ("4k3/8/8/3pP3/8/8/8/R3K2R w KQ d6 0 1", false),
-                ("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1", false),
-                ("1N1N4/8/8/8/1N1N3k/8/8/K7 w - - 0 1", false),
-                ("4k3/8/8/1b6/8/8/4N3/4K2r w - - 0 1", false),
-                ("3k4/8/8/8/8/8/8/R2K3R w - - 0 1", false),
-                ("rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1", true),
-            ])
-            .chain(PIN_PROMOTION_CHESS960);
+        let fens = test_positions([
+            ("4k3/8/8/3pP3/8/8/8/R3K2R w KQ d6 0 1", false),
+            ("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1", false),
+            ("1N1N4/8/8/8/1N1N3k/8/8/K7 w - - 0 1", false),
+            ("4k3/8/8/1b6/8/8/4N3/4K2r w - - 0 1", false),
+            ("3k4/8/8/8/8/8/8/R2K3R w - - 0 1", false),
+            ("rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1", true),
+        ]);
         let promotions = [
             None,
             Some(Role::Queen),
@@ -597,25 +605,21 @@ mod tests {
     /// plies on from each; and `san_plus_all` against `SanPlus::from_move` on the same moves.
     #[test]
     fn gives_check_agrees_with_playing_the_move() {
-        let fens = PERFT_POSITIONS
-            .map(|fen| (fen, false))
-            .into_iter()
-            .chain([
-                // Discovered checks: the bishop, the knight and the pawn uncover a rook or bishop.
-                ("4k3/8/8/8/4B3/8/4R3/4K3 w - - 0 1", false),
-                ("7k/8/5N2/8/3B4/8/8/K7 w - - 0 1", false),
-                ("7k/8/8/8/8/8/1P6/B3K3 w - - 0 1", false),
-                // A promotion that checks as a knight, as a queen, and by uncovering a rook.
-                ("8/3P1k2/8/8/8/8/8/K7 w - - 0 1", false),
-                ("3k4/1P6/8/8/8/8/8/K7 w - - 0 1", false),
-                ("8/RP5k/8/8/8/8/8/6K1 w - - 0 1", false),
-                ("1r5k/P7/8/8/8/8/8/K7 w - - 0 1", false),
-                // En passant uncovering a check, and castling giving one.
-                ("8/8/8/K2pP2k/8/8/8/8 w - d6 0 1", false),
-                ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", false),
-                ("3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", false),
-            ])
-            .chain(PIN_PROMOTION_CHESS960);
+        let fens = test_positions([
+            // Discovered checks: the bishop, the knight and the pawn uncover a rook or bishop.
+            ("4k3/8/8/8/4B3/8/4R3/4K3 w - - 0 1", false),
+            ("7k/8/5N2/8/3B4/8/8/K7 w - - 0 1", false),
+            ("7k/8/8/8/8/8/1P6/B3K3 w - - 0 1", false),
+            // A promotion that checks as a knight, as a queen, and by uncovering a rook.
+            ("8/3P1k2/8/8/8/8/8/K7 w - - 0 1", false),
+            ("3k4/1P6/8/8/8/8/8/K7 w - - 0 1", false),
+            ("8/RP5k/8/8/8/8/8/6K1 w - - 0 1", false),
+            ("1r5k/P7/8/8/8/8/8/K7 w - - 0 1", false),
+            // En passant uncovering a check, and castling giving one.
+            ("8/8/8/K2pP2k/8/8/8/8 w - d6 0 1", false),
+            ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", false),
+            ("3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", false),
+        ]);
         let mut checks = 0;
         for (fen, chess960) in fens {
             walk(fen, chess960, 40, (7, 3), |pos, legal, step| {
