@@ -473,8 +473,8 @@ impl Arbiter {
         let mut chosen = self.matched_parts(question, frame, &whole_hits, meaningful);
         // A flag fall with the armies described is decided by their mating chances; rulings
         // on the flag rule or the dead-position rule would only repeat it in general terms, or
-        // for other material. The verdict leads unless the best match put the question's weight
-        // on another rule.
+        // for other material. The verdict leads unless the best match is a ruling that put the
+        // question's weight on another rule (a law passage is only the search's best guess).
         let by_material = FlagByMaterial::read(frame);
         let is_flag_rule = |m: &PartMatch| {
             self.book.passages[m.passage]
@@ -489,9 +489,14 @@ impl Arbiter {
                     .deciding_article()
                     .is_some_and(|a| DEAD_POSITION_RULE.contains(&a))
         };
-        let verdict_leads = chosen.first().is_none_or(about_mating_chances);
+        let verdict_leads = chosen.first().is_none_or(|m| {
+            about_mating_chances(m) || self.book.passages[m.passage].ruling.is_none()
+        });
         if by_material.is_some() {
-            chosen.retain(|m| !about_mating_chances(m));
+            // Beside the verdict, a law passage the search guessed at is noise.
+            chosen.retain(|m| {
+                !about_mating_chances(m) && self.book.passages[m.passage].ruling.is_some()
+            });
         }
         if chosen.is_empty() && by_material.is_none() {
             return self.not_sure(frame, &whole_hits, meaningful);
