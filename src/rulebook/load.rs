@@ -9,14 +9,18 @@ use serde::Deserialize;
 
 use super::articles::{anchor_for_article, article_of_heading, find_article_refs, slug};
 use super::render::render_page_html;
-use super::ruling::split_ruling;
+use super::ruling::{PhraseGroups, split_ruling};
 use super::{ArticleEntry, Page, PageKind, Passage};
 
 #[derive(RustEmbed)]
 #[folder = "rulebook/"]
 #[include = "*.md"]
+#[include = "phrases.toml"]
 #[exclude = "README.md"]
 struct EmbeddedRulebook;
+
+/// The phrase groups that rulings' `premise:` and `unless:` lines name (`@bare-king`).
+const PHRASES_FILE: &str = "phrases.toml";
 
 /// Why the rulebook could not be loaded: which file and what is wrong with it.
 #[derive(Debug, thiserror::Error)]
@@ -72,19 +76,29 @@ impl Rulebook {
         Rulebook::from_files(files)
     }
 
-    /// A copy on disk (every `*.md` below `dir` except README.md).
+    /// A copy on disk (every `*.md` below `dir` except README.md, and `phrases.toml`).
     pub fn from_dir(dir: &Path) -> Result<Rulebook, LoadError> {
         let mut files = Vec::new();
         collect_md(dir, dir, &mut files)?;
         Rulebook::from_files(files)
     }
 
-    /// Builds the rulebook from (relative path, Markdown) pairs, in any order.
+    /// Builds the rulebook from (relative path, text) pairs, in any order: the Markdown pages
+    /// and, if present, `phrases.toml` (the phrase groups that rulings' premises name).
     pub fn from_files(mut files: Vec<(String, String)>) -> Result<Rulebook, LoadError> {
+        let mut hasher = blake3::Hasher::new();
+        let groups = match files.iter().position(|(path, _)| path == PHRASES_FILE) {
+            Some(at) => {
+                let (path, text) = files.remove(at);
+                hasher.update(text.as_bytes());
+                hasher.update(&[0]);
+                PhraseGroups::parse(&text).map_err(|message| LoadError::Page { path, message })?
+            }
+            None => PhraseGroups::default(),
+        };
         if files.is_empty() {
             return Err(LoadError::Empty);
         }
-        let mut hasher = blake3::Hasher::new();
         let mut pages = Vec::new();
         let mut passages = Vec::new();
         files.sort_by_key(|(path, _)| page_order(path));
@@ -103,7 +117,7 @@ impl Rulebook {
             hasher.update(&[0]);
             hasher.update(text.as_bytes());
             hasher.update(&[0]);
-            let page = parse_page(path, text, &mut passages)?;
+            let page = parse_page(path, text, &groups, &mut passages)?;
             pages.push(page);
         }
         let mut by_article = rustc_hash::FxHashMap::default();
@@ -209,8 +223,9 @@ fn collect_md(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) -> Resul
         let path = entry.path();
         if path.is_dir() {
             collect_md(root, &path, out)?;
-        } else if path.extension().is_some_and(|e| e == "md")
-            && path.file_name().is_some_and(|n| n != "README.md")
+        } else if (path.extension().is_some_and(|e| e == "md")
+            && path.file_name().is_some_and(|n| n != "README.md"))
+            || (dir == root && path.file_name().is_some_and(|n| n == PHRASES_FILE))
         {
             let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Io {
                 path: path.display().to_string(),
@@ -257,7 +272,12 @@ struct Section {
     fens: Vec<String>,
 }
 
-fn parse_page(path: &str, text: &str, passages: &mut Vec<Passage>) -> Result<Page, LoadError> {
+fn parse_page(
+    path: &str,
+    text: &str,
+    groups: &PhraseGroups,
+    passages: &mut Vec<Passage>,
+) -> Result<Page, LoadError> {
     let err = |message: String| LoadError::Page {
         path: path.to_string(),
         message,
@@ -278,7 +298,7 @@ fn parse_page(path: &str, text: &str, passages: &mut Vec<Passage>) -> Result<Pag
     check_title_heading(&reader.sections).map_err(err)?;
     let id = page_id(path);
     let first = passages.len();
-    add_passages(&id, front.kind, reader.sections, passages).map_err(err)?;
+    add_passages(&id, front.kind, reader.sections, groups, passages).map_err(err)?;
     Ok(Page {
         id,
         kind: front.kind,
@@ -395,6 +415,7 @@ fn add_passages(
     page: &str,
     kind: PageKind,
     sections: Vec<Section>,
+    groups: &PhraseGroups,
     passages: &mut Vec<Passage>,
 ) -> Result<(), String> {
     let anchors = heading_anchors(
@@ -414,7 +435,7 @@ fn add_passages(
         }
         stack.push((section.level, section.heading.clone()));
         let (ruling, text) = if kind == PageKind::Rulings && section.level == 2 {
-            let (meta, body) = split_ruling(&section.text)
+            let (meta, body) = split_ruling(&section.text, groups)
                 .map_err(|m| format!("ruling '{}': {m}", section.heading))?;
             (Some(meta), body)
         } else {

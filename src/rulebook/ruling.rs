@@ -3,6 +3,8 @@
 //! the settings it holds in and whether it depends on the position — followed by its text,
 //! whose first sentence is the decision (see rulebook/README.md, "Rulings").
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 
 /// Where a ruling holds, or what setting a question names.
@@ -118,9 +120,57 @@ fn says(lower: &str, phrase: &str) -> bool {
     })
 }
 
+/// Named groups of phrases (`rulebook/phrases.toml`: `bare-king = "lone king | bare king | …"`)
+/// that a `premise:` or `unless:` line names as `@bare-king`, so that rulings sharing a premise
+/// share one list.
+#[derive(Debug, Default)]
+pub struct PhraseGroups(HashMap<String, Vec<String>>);
+
+impl PhraseGroups {
+    pub fn parse(text: &str) -> Result<PhraseGroups, String> {
+        let table: HashMap<String, String> = toml::from_str(text).map_err(|e| e.to_string())?;
+        let groups = table
+            .into_iter()
+            .map(|(name, value)| {
+                let phrases: Vec<String> = value
+                    .split('|')
+                    .map(|p| p.trim().to_lowercase())
+                    .filter(|p| !p.is_empty())
+                    .collect();
+                if phrases.iter().any(|p| p.starts_with('@')) {
+                    return Err(format!(
+                        "group '{name}' names another group: list its phrases"
+                    ));
+                }
+                Ok((name, phrases))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(PhraseGroups(groups))
+    }
+
+    /// The phrases of a `premise:` or `unless:` line, lower case, each `@group` replaced by its
+    /// phrases.
+    fn phrases(&self, value: &str) -> Result<Vec<String>, String> {
+        let mut out = Vec::new();
+        for phrase in value.split('|').map(|p| p.trim().to_lowercase()) {
+            match phrase.strip_prefix('@') {
+                Some(name) => out.extend_from_slice(
+                    self.0
+                        .get(name)
+                        .ok_or_else(|| format!("no phrase group '{name}' in phrases.toml"))?,
+                ),
+                None if phrase.is_empty() => {}
+                None => out.push(phrase),
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// Splits a ruling section's text into its `key: value` lines and the ruling's own text.
-/// Unknown keys and settings are errors, so a typo never silently drops a paraphrase.
-pub fn split_ruling(text: &str) -> Result<(RulingMeta, String), String> {
+/// Unknown keys, settings and phrase groups are errors, so a typo never silently drops a
+/// paraphrase.
+pub fn split_ruling(text: &str, groups: &PhraseGroups) -> Result<(RulingMeta, String), String> {
     let mut meta = RulingMeta::default();
     let mut body = Vec::new();
     for line in text.lines() {
@@ -154,8 +204,8 @@ pub fn split_ruling(text: &str) -> Result<(RulingMeta, String), String> {
                 }
             }
             "position" => meta.needs_position = matches!(value, "yes" | "true"),
-            "premise" => meta.premises.push(phrases(value).collect()),
-            "unless" => meta.exceptions.extend(phrases(value)),
+            "premise" => meta.premises.push(groups.phrases(value)?),
+            "unless" => meta.exceptions.extend(groups.phrases(value)?),
             _ => unreachable!("meta_line only returns known keys"),
         }
     }
@@ -163,14 +213,6 @@ pub fn split_ruling(text: &str) -> Result<(RulingMeta, String), String> {
         return Err("a ruling needs an 'articles:' line with its deciding article".into());
     }
     Ok((meta, body.join("\n").trim().to_string()))
-}
-
-/// The phrases of a `premise:` or `unless:` line, lower case.
-fn phrases(value: &str) -> impl Iterator<Item = String> + '_ {
-    value
-        .split('|')
-        .map(|p| p.trim().to_lowercase())
-        .filter(|p| !p.is_empty())
 }
 
 fn meta_line(line: &str) -> Option<(&'static str, &str)> {
@@ -188,10 +230,14 @@ fn meta_line(line: &str) -> Option<(&'static str, &str)> {
 mod tests {
     use super::*;
 
+    fn split(text: &str) -> Result<(RulingMeta, String), String> {
+        split_ruling(text, &PhraseGroups::default())
+    }
+
     #[test]
     fn meta_lines_and_text_are_separated() {
         let text = "asked: castle out of check?\nasked: can I castle when checked\narticles: 3.8.2.2, 3.8.2.1\ncontext: rapid, blitz\nNo: not while in check (3.8.2.2).\nThe right stays.";
-        let (meta, body) = split_ruling(text).unwrap();
+        let (meta, body) = split(text).unwrap();
         assert_eq!(meta.asked.len(), 2);
         assert_eq!(meta.articles, ["3.8.2.2", "3.8.2.1"]);
         assert_eq!(meta.settings, [Setting::Rapid, Setting::Blitz]);
@@ -201,26 +247,41 @@ mod tests {
 
     #[test]
     fn unknown_context_and_missing_articles_are_errors() {
-        assert!(split_ruling("articles: 1.1\ncontext: bullet\nYes.").is_err());
+        assert!(split("articles: 1.1\ncontext: bullet\nYes.").is_err());
         let (meta, _) =
-            split_ruling("articles: 6.9\npremise: Bare king | lone king\nIt is a draw.").unwrap();
+            split("articles: 6.9\npremise: Bare king | lone king\nIt is a draw.").unwrap();
         assert_eq!(meta.premises, [["bare king", "lone king"]]);
         assert!(meta.premise_met("he flagged and i had a lone king"));
         assert!(!meta.premise_met("he flagged and i had a rook"));
         let (meta, _) =
-            split_ruling("articles: 6.9\npremise: knight\npremise: bare king | lone king\nYes.")
-                .unwrap();
+            split("articles: 6.9\npremise: knight\npremise: bare king | lone king\nYes.").unwrap();
         assert!(meta.premise_met("two knights against a bare king"));
         assert!(!meta.premise_met("two knights against king and pawn"));
         assert!(!meta.premise_met("a rook against a bare king"));
-        assert!(split_ruling("asked: x\nYes.").is_err());
+        assert!(split("asked: x\nYes.").is_err());
+    }
+
+    #[test]
+    fn a_phrase_group_is_named_with_an_at_sign() {
+        let groups = PhraseGroups::parse("bare-king = \"Lone king | bare king\"").unwrap();
+        let (meta, _) = split_ruling(
+            "articles: 6.9\npremise: @bare-king | nothing left\nA draw.",
+            &groups,
+        )
+        .unwrap();
+        assert_eq!(meta.premises, [["lone king", "bare king", "nothing left"]]);
+        let unknown = split_ruling("articles: 6.9\nunless: @bare-kings\nA draw.", &groups);
+        assert!(
+            unknown
+                .unwrap_err()
+                .contains("no phrase group 'bare-kings'")
+        );
+        assert!(PhraseGroups::parse("a = \"@b\"\nb = \"x\"").is_err());
     }
 
     #[test]
     fn an_exception_named_in_the_question_unfits_the_ruling() {
-        let (meta, _) = split_ruling(
-            "articles: 7.5.5\nunless: second illegal | 2 illegal\nNo: a first illegal move costs time.",
-        )
+        let (meta, _) = split("articles: 7.5.5\nunless: second illegal | 2 illegal\nNo: a first illegal move costs time.")
         .unwrap();
         assert_eq!(meta.exceptions, ["second illegal", "2 illegal"]);
         assert!(meta.premise_met("he made an illegal move, do i win?"));
@@ -229,12 +290,12 @@ mod tests {
 
     #[test]
     fn phrases_start_a_word_and_a_one_letter_last_word_ends_one() {
-        let (meta, _) = split_ruling("articles: 6.9\npremise: vs k | captur\nA draw.").unwrap();
+        let (meta, _) = split("articles: 6.9\npremise: vs k | captur\nA draw.").unwrap();
         assert!(meta.premise_met("he flagged in kr vs k"));
         assert!(meta.premise_met("kr vs k, who wins?"));
         assert!(!meta.premise_met("black flagged in kn vs kn"));
         assert!(meta.premise_met("my knight was captured"));
-        let (meta, _) = split_ruling("articles: 7.5.2\npremise: hit | press\nYes.").unwrap();
+        let (meta, _) = split("articles: 7.5.2\npremise: hit | press\nYes.").unwrap();
         assert!(!meta.premise_met("white pushed the pawn to e8"));
         assert!(meta.premise_met("white pushed to e8 and hit the clock"));
     }
