@@ -40,6 +40,10 @@ pub const MAX_QUESTION_CHARS: usize = 2_000;
 pub const MAX_PGN_BYTES: usize = 512 * 1024;
 /// Most moves in a history.
 pub const MAX_MOVES: usize = 2_000;
+/// Solver work for the second look at a position whose mating chances the question turns on
+/// and the first look left open (per side; counted in nodes, so the verdict is the same on any
+/// machine).
+pub const SECOND_LOOK: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// A citation: an article and where to read it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -328,6 +332,29 @@ impl Arbiter {
         Ok((before, Some(last)))
     }
 
+    /// The report a position question is answered from. A question that turns on whether mate
+    /// is still possible (a flag, a dead position, a resignation) is waiting for that very
+    /// verdict: if the solver's budget left it open, the position gets a second look with
+    /// [`SECOND_LOOK`] of solver work, as a hover in the language server does.
+    fn position_report(&self, game: &Game, tested_move: Option<&str>, topic: Topic) -> Report {
+        let report = rules::check(game, tested_move, self.options());
+        let turns_on_mate = matches!(
+            topic,
+            Topic::Flag | Topic::DeadPosition | Topic::Resignation
+        );
+        let left_open = report.dead_position.is_none()
+            || report.flag.white.is_none()
+            || report.flag.black.is_none();
+        if !(turns_on_mate && left_open) || self.budget.0.is_none_or(|b| b >= SECOND_LOOK) {
+            return report;
+        }
+        let opts = CheckOptions {
+            budget: SolverBudget(Some(SECOND_LOOK)),
+            skip_solver: false,
+        };
+        rules::check(game, tested_move, opts)
+    }
+
     /// `POST /api/check`.
     pub fn check(&self, req: &CheckRequest) -> Result<Report, AnswerError> {
         let game = self.game(req)?;
@@ -530,7 +557,7 @@ impl Arbiter {
             Topic::MoveLegality if tested_move.is_none() => Topic::General,
             t => t,
         };
-        let report = rules::check(&game, tested_move.as_deref(), self.options());
+        let report = self.position_report(&game, tested_move.as_deref(), topic);
         let lower = frame.lower.clone();
         let actors = position::actors::Actors::read(&lower, game.current(), &played);
         let read_rulebook = || self.rulebook_reading(question);
