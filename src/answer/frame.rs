@@ -348,8 +348,12 @@ pub fn sub_questions(question: &str) -> Vec<String> {
             format!("{pending} {s}")
         };
         pending.clear();
+        let continues = CONTINUATION_OPENINGS.iter().any(|o| {
+            s.get(..o.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(o))
+        });
         match parts.last_mut() {
-            Some(last) if content_words < 3 => {
+            Some(last) if content_words < 3 || continues => {
                 last.push(' ');
                 last.push_str(s);
             }
@@ -369,6 +373,21 @@ pub fn sub_questions(question: &str) -> Vec<String> {
     }
     parts
 }
+
+/// Openings of a question that draws a conclusion from the one before ("White timed out, so
+/// White can't win? So, Black can't win either, so it's a draw?"): one question, not two.
+const CONTINUATION_OPENINGS: &[&str] = &[
+    "so ",
+    "so,",
+    "then ",
+    "and so ",
+    "and then ",
+    "therefore",
+    "hence ",
+    "thus ",
+    "which means",
+    "in that case",
+];
 
 /// Words that make a short follow-up ("Shouldn't I have won?", "Is that really right?")
 /// without adding a question of its own.
@@ -826,6 +845,20 @@ mod tests {
         assert_eq!(
             sub_questions("Isn't the default time thirty minutes? Shouldn't I have won?").len(),
             1
+        );
+        assert_eq!(
+            sub_questions(
+                "White timed out, so White can't win? So Black can't win either, so it's a draw?"
+            )
+            .len(),
+            1
+        );
+        assert_eq!(
+            sub_questions(
+                "Is it just leaving the king in check? Or does it cover any violation of the laws?"
+            )
+            .len(),
+            2
         );
         assert_eq!(
             sub_questions(
