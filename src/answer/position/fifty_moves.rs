@@ -58,6 +58,15 @@ impl PositionRuling for FiftyMoves {
         ruled.cite(f.articles.iter().copied());
         let asked = subject(&ask.lower, &["claim", "fifty", "50"])
             .map(|a| ask.actors.side_or_mover(Some(&a)));
+        if !f.seventy_five
+            && let Some(mate) = ask.report.legal_moves_san.iter().find(|m| m.ends_with('#'))
+        {
+            // The claim is a right, not an end: a mate on the board is worth more to the mover.
+            ruled.detail.push(format!(
+                "Nothing ends the game until someone claims: {turn} can instead play {mate}, which is checkmate and wins at once (5.1.1)."
+            ));
+            ruled.cite(["5.1.1"]);
+        }
         if asked.is_some_and(|s| s != ask.mover()) && !f.seventy_five {
             ruled.detail.push(format!(
                 "Only the player whose turn it is can claim (9.3); here that is {}.",
