@@ -489,14 +489,13 @@ impl Arbiter {
                     .deciding_article()
                     .is_some_and(|a| DEAD_POSITION_RULE.contains(&a))
         };
-        let verdict_leads = chosen.first().is_none_or(|m| {
-            about_mating_chances(m) || self.book.passages[m.passage].ruling.is_none()
-        });
+        let is_ruling = |m: &PartMatch| self.book.passages[m.passage].ruling.is_some();
+        let verdict_leads = chosen
+            .first()
+            .is_none_or(|m| about_mating_chances(m) || !is_ruling(m));
         if by_material.is_some() {
             // Beside the verdict, a law passage the search guessed at is noise.
-            chosen.retain(|m| {
-                !about_mating_chances(m) && self.book.passages[m.passage].ruling.is_some()
-            });
+            chosen.retain(|m| !about_mating_chances(m) && is_ruling(m));
         }
         if chosen.is_empty() && by_material.is_none() {
             return self.not_sure(frame, &whole_hits, meaningful);

@@ -132,11 +132,7 @@ impl PhraseGroups {
         let groups = table
             .into_iter()
             .map(|(name, value)| {
-                let phrases: Vec<String> = value
-                    .split('|')
-                    .map(|p| p.trim().to_lowercase())
-                    .filter(|p| !p.is_empty())
-                    .collect();
+                let phrases: Vec<String> = split_phrases(&value).collect();
                 if phrases.iter().any(|p| p.starts_with('@')) {
                     return Err(format!(
                         "group '{name}' names another group: list its phrases"
@@ -152,19 +148,26 @@ impl PhraseGroups {
     /// phrases.
     fn phrases(&self, value: &str) -> Result<Vec<String>, String> {
         let mut out = Vec::new();
-        for phrase in value.split('|').map(|p| p.trim().to_lowercase()) {
+        for phrase in split_phrases(value) {
             match phrase.strip_prefix('@') {
                 Some(name) => out.extend_from_slice(
                     self.0
                         .get(name)
                         .ok_or_else(|| format!("no phrase group '{name}' in phrases.toml"))?,
                 ),
-                None if phrase.is_empty() => {}
                 None => out.push(phrase),
             }
         }
         Ok(out)
     }
+}
+
+/// The phrases of a `|`-separated list, lower case, empty ones left out.
+fn split_phrases(value: &str) -> impl Iterator<Item = String> + '_ {
+    value
+        .split('|')
+        .map(|p| p.trim().to_lowercase())
+        .filter(|p| !p.is_empty())
 }
 
 /// Splits a ruling section's text into its `key: value` lines and the ruling's own text.

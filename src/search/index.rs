@@ -2013,7 +2013,6 @@ mod tests {
         );
     }
 
-    /// The questions of the retrieval and real-question evaluation sets.
     #[test]
     fn article_numbers_are_looked_for_only_where_one_can_be() {
         let book = Rulebook::embedded().unwrap();
@@ -2043,6 +2042,7 @@ mod tests {
         assert!(named >= 10, "{named}");
     }
 
+    /// The questions of the retrieval and real-question evaluation sets.
     fn evaluation_questions() -> Vec<String> {
         let mut out = Vec::new();
         for (file, table, key) in [
