@@ -375,8 +375,23 @@ pub fn sub_questions(question: &str) -> Vec<String> {
 }
 
 /// Openings of a question that draws a conclusion from the one before ("White timed out, so
-/// White can't win? So, Black can't win either, so it's a draw?"): one question, not two.
+/// White can't win? So, Black can't win either, so it's a draw?"), or that goes on with the
+/// story after a question quoted without quotation marks ("he said draw? and I said ok …"):
+/// one question, not two.
 const CONTINUATION_OPENINGS: &[&str] = &[
+    "and i ",
+    "and he ",
+    "and she ",
+    "and we ",
+    "and they ",
+    "and my ",
+    "and his ",
+    "and her ",
+    "but i ",
+    "but he ",
+    "but she ",
+    "but my ",
+    "but his ",
     "so ",
     "so,",
     "then ",
@@ -849,6 +864,14 @@ mod tests {
         assert_eq!(
             sub_questions(
                 "White timed out, so White can't win? So Black can't win either, so it's a draw?"
+            )
+            .len(),
+            1
+        );
+        assert_eq!(
+            sub_questions(
+                "He stopped the clock and said draw? and I said ok. Then he said he meant \
+                 something else. Is it a draw?"
             )
             .len(),
             1
