@@ -24,6 +24,7 @@ pub(crate) mod flag;
 mod general;
 mod last_move;
 mod legality;
+mod notation;
 pub mod played;
 mod promotion;
 mod repetition;
@@ -259,6 +260,7 @@ pub static RULINGS: &[&dyn PositionRuling] = &[
     &repetition::Repetition,
     &fifty_moves::FiftyMoves,
     &draw_claim::DrawClaim,
+    &notation::Notation,
     &touched_to_castle::TouchedToCastle,
     &castling::Castling,
     &en_passant::EnPassant,
