@@ -112,7 +112,11 @@ pub fn spell_out_pieces(text: &str) -> String {
         })
         .collect();
     let has_king = tokens.iter().any(|t| is_letter_token(t, "K"));
-    if !has_king && !tokens.iter().any(|t| matches!(*t, "Q" | "R" | "N")) {
+    if !has_king
+        && !tokens
+            .iter()
+            .any(|t| matches!(*t, "Q" | "R" | "N") || material_signature(t).is_some())
+    {
         return text.to_string();
     }
     let mut out = String::with_capacity(text.len() + 16);
@@ -126,7 +130,11 @@ pub fn spell_out_pieces(text: &str) -> String {
             "B" if has_king => Some("bishop"),
             _ => None,
         };
-        out.push_str(name.unwrap_or(word));
+        match (name, material_signature(word)) {
+            (Some(name), _) => out.push_str(name),
+            (None, Some(spelt)) => out.push_str(&spelt),
+            (None, None) => out.push_str(word),
+        }
         word.clear();
     };
     for c in text.chars() {
@@ -139,6 +147,30 @@ pub fn spell_out_pieces(text: &str) -> String {
     }
     flush(&mut word, &mut out);
     out
+}
+
+/// A material signature as endgame tables and engines write it ("KNvKQ", "KBNvK", "KRvsKB"):
+/// both sides' men spelt out, "king and knight against king and queen".
+fn material_signature(word: &str) -> Option<String> {
+    let (left, right) = word.split_once("vs").or_else(|| word.split_once('v'))?;
+    let side = |men: &str| -> Option<String> {
+        let rest = men.strip_prefix('K')?;
+        let names: Option<Vec<&str>> = rest
+            .chars()
+            .map(|c| match c {
+                'Q' => Some("queen"),
+                'R' => Some("rook"),
+                'B' => Some("bishop"),
+                'N' => Some("knight"),
+                'P' => Some("pawn"),
+                _ => None,
+            })
+            .collect();
+        let mut all = vec!["king"];
+        all.extend(names?);
+        Some(all.join(" and "))
+    };
+    Some(format!("{} against {}", side(left)?, side(right)?))
 }
 
 fn has(q: &str, words: &[&str]) -> bool {
@@ -899,6 +931,15 @@ mod tests {
             "White has king and rook, black has king knight. Result?"
         );
         assert_eq!(spell_out_pieces("Player B lost"), "Player B lost");
+        assert_eq!(
+            spell_out_pieces("a draw if you have KNvKQ and the queen times out"),
+            "a draw if you have king and knight against king and queen and the queen times out"
+        );
+        assert_eq!(
+            spell_out_pieces("KBNvsK is a win"),
+            "king and bishop and knight against king is a win"
+        );
+        assert_eq!(spell_out_pieces("Kv is not one"), "Kv is not one");
         assert_eq!(spell_out_pieces("Is Nf3 legal?"), "Is Nf3 legal?");
     }
 
