@@ -186,3 +186,39 @@ fn kinds_and_counts() {
         }
     }
 }
+
+/// A ruling that opens with "Yes" or "No" answers one polarity of question: its phrasings must
+/// not ask both "is it allowed?" and "is it illegal?", or one of them gets the opposite answer
+/// ("Is it against the rules to refuse a draw?" — "No"; "Was I allowed to refuse?" — "No").
+/// Such a ruling opens with the decision in words instead ("Refusing is always allowed: …").
+#[test]
+fn yes_or_no_answers_one_polarity_of_question() {
+    let negative = regex::Regex::new(
+        r"(?i)\b(is|was) (it|that|this) (illegal|against the rules|forbidden|not allowed|prohibited)\b",
+    )
+    .unwrap();
+    let positive = regex::Regex::new(
+        r"(?i)\b(is|was) (it|that|this) (allowed|legal|permitted)\b|\b(am|was) i allowed\b|\bmay i\b|\bcan i\b",
+    )
+    .unwrap();
+    let opens_yes_or_no = regex::Regex::new(r"^(Yes|No)\b").unwrap();
+    for p in book().passages.iter().filter(|p| p.ruling.is_some()) {
+        if !opens_yes_or_no.is_match(p.text.trim_start()) {
+            continue;
+        }
+        let meta = p.ruling.as_ref().unwrap();
+        let phrasings: Vec<&str> = std::iter::once(p.title.as_str())
+            .chain(meta.asked.iter().map(String::as_str))
+            .collect();
+        let asks_illegal = phrasings.iter().find(|q| negative.is_match(q));
+        let asks_allowed = phrasings.iter().find(|q| positive.is_match(q));
+        assert!(
+            asks_illegal.is_none() || asks_allowed.is_none(),
+            "{} #{}: opens with Yes/No but is asked both {:?} and {:?}",
+            p.page,
+            p.anchor,
+            asks_illegal.unwrap(),
+            asks_allowed.unwrap()
+        );
+    }
+}
