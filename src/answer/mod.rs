@@ -464,10 +464,52 @@ impl Arbiter {
             moves: Some(request::MovesField::List(found.moves.clone())),
             pgn: None,
         };
-        let mut answer = self.ask(&inline).ok()?;
+        let mut answer = match self.ask(&inline) {
+            Ok(answer) => answer,
+            Err(AnswerError::Rules(e)) if found.moves.is_empty() => {
+                self.unreadable_position_answer(question, &e)?
+            }
+            Err(_) => return None,
+        };
         answer.fen_from_question = found.fen;
         answer.moves_from_question = found.moves;
         Some(answer)
+    }
+
+    /// The answer to a question whose FEN cannot be a position: what is wrong with it, rather
+    /// than an answer to the question's prose about some other position. `None` for an error
+    /// that is not about the FEN itself.
+    fn unreadable_position_answer(&self, question: &str, e: &RulesError) -> Option<Answer> {
+        let (answer, articles): (String, &[&str]) = match e {
+            RulesError::InvalidFen { .. } => (
+                format!(
+                    "The position in your question cannot be read, so I cannot judge it: {e}. A FEN \
+                     gives the eight ranks from the 8th down to the 1st, each of exactly eight \
+                     squares (a digit counts empty squares), then the side to move; please check it \
+                     and ask again."
+                ),
+                &[],
+            ),
+            RulesError::IllegalPosition { problems } => (
+                format!(
+                    "That position cannot arise in a game, so no ruling applies to it: {}. Only \
+                     positions that some series of legal moves could reach are positions of chess \
+                     (3.10.3).",
+                    problems.join("; ")
+                ),
+                &["3.10.3"],
+            ),
+            _ => return None,
+        };
+        let frame = Frame::read(question);
+        let citations = self.citations(articles, &answer, &[]);
+        Some(Answer::without_position(
+            answer,
+            citations,
+            &frame,
+            Basis::Unknown,
+            0.0,
+        ))
     }
 
     /// An answer the rules settle without matching a ruling (a time control classified, a

@@ -154,8 +154,9 @@ static FEN_IN_TEXT: LazyLock<Regex> = LazyLock::new(|| {
 /// w - - 0 1 how can White mate?"), its missing fields filled in (White to move, no castling,
 /// no en passant, clocks 0 and 1), with the moves written right after it; or, without a FEN, a
 /// game's moves from the start ("1. e4 c5 2. d4 cxd4 … 13. Bxe5 O-O-O"). `None` when there is
-/// neither, or when the FEN is no legal position or its moves do not replay (the question is
-/// then answered as prose). A move list alone is not replayed here: its last move may be the
+/// neither, or when moves written after the FEN do not replay (the question is then answered
+/// as prose); a FEN without moves is kept even when it is no position, for the answer to say
+/// what is wrong with it. A move list alone is not replayed here: its last move may be the
 /// one in dispute, which [`super::Arbiter::ask`] deals with.
 pub fn position_in_question(question: &str) -> Option<InlinePosition> {
     match FEN_IN_TEXT.captures(question) {
@@ -183,7 +184,17 @@ fn fen_and_moves(question: &str, found: &regex::Captures) -> Option<InlinePositi
         .max()?;
     let (mut moves, moves_end) = moves_after(&question[end..]);
     end += moves_end;
-    moves.truncate(replayable_through(&fen, &moves)?);
+    // Without moves the FEN is kept even when it is no position, so that the answer can say
+    // what is wrong with it; but a board field without a piece letter ("1/2/3/4/5/6/7/8") is
+    // no attempt at a position.
+    if moves.is_empty() {
+        let meant_as_a_position = field(1, "").contains(['k', 'K']);
+        if !meant_as_a_position && Game::new(Some(&fen)).is_err() {
+            return None;
+        }
+    } else {
+        moves.truncate(replayable_through(&fen, &moves)?);
+    }
     Some(InlinePosition {
         fen: Some(fen),
         moves,
@@ -358,10 +369,12 @@ mod tests {
     }
 
     #[test]
-    fn no_legal_position_no_fen() {
+    fn a_board_without_pieces_is_no_fen() {
         assert!(fen_in_question("Can I castle out of check?").is_none());
-        // Two white kings: not a position, so the question stays prose.
-        assert!(fen_in_question("what about K7/8/8/8/8/8/8/K6k w - - 0 1").is_none());
+        // Two white kings: not a position, but meant as one, so it is kept for the answer to
+        // say what is wrong with it.
+        assert!(fen_in_question("what about K7/8/8/8/8/8/8/K6k w - - 0 1").is_some());
+        // No piece letter: not meant as a position.
         assert!(fen_in_question("a date 1/2/3/4/5/6/7/8 is not a board").is_none());
     }
 }
