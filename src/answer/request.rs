@@ -264,7 +264,7 @@ fn moves_after(text: &str) -> (Vec<String>, usize) {
         // A short comment in braces between moves ("{illegal}").
         let comment = r"(?:\s*\{[^{}]{0,80}\})?";
         Regex::new(&format!(
-            r#"^[\s"'\])]*{number}\s*{san}{comment}(?:\s+(?:{number}\s*)?{san}{comment})*"#
+            r#"^[\s"'`\])]*(?:(?:followed by|and then|then|moves?:?|with)[\s"'`(\[]*)?{number}\s*{san}{comment}(?:\s+(?:{number}\s*)?{san}{comment})*"#
         ))
         .expect("move list pattern")
     });
@@ -319,6 +319,15 @@ mod tests {
         .unwrap();
         assert_eq!(fen, "3k4/8/8/p2p2p1/P2P2P1/8/3p4/3K4 w - - 0 1");
         assert_eq!(rest, "Dead? (https://lichess.org/analysis/standard/ )");
+    }
+
+    #[test]
+    fn moves_after_a_connecting_word_are_played() {
+        let found = position_in_question(
+            "FEN `6k1/pp3ppp/4bq2/2p5/2n1P3/1PP2P2/P3rQ1P/2K2B1R w - - 0 27` followed by `1. Bxe2`. Why?",
+        )
+        .expect("a position");
+        assert_eq!(found.moves, ["Bxe2"]);
     }
 
     #[test]

@@ -121,10 +121,20 @@ pub fn explain_illegal_san(pos: &Chess, san: &San, mode: CastlingMode) -> MoveRe
                 // A pawn move written without a capture stays on its file.
                 .filter(|sq| role != Role::Pawn || capture || sq.file() == to.file())
                 .collect();
+            // No piece of ours could even reach the square (or one of ours stands on it), but
+            // the other side's could: the move is the other side's, made out of turn.
+            let reaches = |sq: Square| {
+                role == Role::Pawn
+                    || attacks::attacks(sq, role.of(pos.turn()), pos.board().occupied())
+                        .contains(to)
+            };
+            let ours_on_target = pos.board().by_color(pos.turn()).contains(to);
+            if (ours_on_target || !candidates.iter().any(|&sq| reaches(sq)))
+                && let Some(r) = not_your_turn(pos, |p| san.to_move(p).is_ok(), mode)
+            {
+                return r;
+            }
             if candidates.is_empty() {
-                if let Some(r) = not_your_turn(pos, |p| san.to_move(p).is_ok(), mode) {
-                    return r;
-                }
                 return MoveRejection::new(
                     RejectionKind::NoPiece,
                     format!(
