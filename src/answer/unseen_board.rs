@@ -31,6 +31,10 @@ const TELLING: &[&str] = &[
     "ed here",
 ];
 
+/// Words that state the case asked about ("is it stalemate if I can only move my pawn?"):
+/// the question is about a rule, not about a board in front of the asker.
+const CONDITION: &[&str] = &[" if ", " when ", " whenever ", " unless "];
+
 /// Longest question read as pointing at a board (in words): a longer one tells a story the
 /// rulings answer ("he castled through check here, what now?").
 const MAX_WORDS: usize = 10;
@@ -41,6 +45,7 @@ pub fn points_at_unseen_board(frame: &Frame) -> bool {
         && frame.lower.split_whitespace().count() <= MAX_WORDS
         && POINTING.iter().any(|w| frame.lower.contains(w))
         && !TELLING.iter().any(|w| frame.lower.contains(w))
+        && !CONDITION.iter().any(|w| frame.lower.contains(w))
 }
 
 /// The article that states what the checker would test for a topic.
@@ -93,6 +98,7 @@ mod tests {
             "Is it checkmate if the king cannot move but is not in check?",
             "My opponent says this is stalemate. Is he right?",
             "Can I castle if my rook is attacked?",
+            "is it stalemate if I can only move my pawn",
         ] {
             assert!(!points_at_unseen_board(&Frame::read(q)), "{q}");
         }
