@@ -1,6 +1,7 @@
-//! Two of one's own pieces touched in turn ("he touched his bishop and then moved his
-//! knight"): the first piece touched that can legally move must be moved (4.3.1), checked on
-//! the board for the side to move — touch-move binds only the player having the move.
+//! One of one's own pieces touched ("I touched my knight, what must I do?"), or two in turn ("he
+//! touched his bishop and then moved his knight"): the first piece touched that can legally move
+//! must be moved (4.3.1), checked on the board for the side to move — touch-move binds only the
+//! player having the move.
 //! Castling (king and rook) is [`super::touched_to_castle`]'s.
 
 use shakmaty::Role;
@@ -19,6 +20,12 @@ const OTHER_CASES: &[&str] = &[
     "opponent's piece",
     "his piece",
     "my piece",
+    // Contact that does not bind (4.2.1, 4.2.2).
+    "accident",
+    "by mistake",
+    "brushed",
+    "adjust",
+    "j'adoube",
 ];
 
 impl PositionRuling for TouchOrder {
@@ -44,11 +51,26 @@ impl PositionRuling for TouchOrder {
 }
 
 /// The piece that must move, checked on the board.
-fn decide(ask: &PositionAsk, first: PieceKind, second: PieceKind, ruled: &mut Ruled) {
+fn decide(ask: &PositionAsk, first: PieceKind, second: Option<PieceKind>, ruled: &mut Ruled) {
     let name = side_name(ask.mover());
     ruled.deciding.extend(["4.3.1".into(), "4.8".into()]);
     let first_moves = moves_of(ask, first.role(), ruled);
-    let (first_name, second_name) = (kind_name(first), kind_name(second));
+    let first_name = kind_name(first);
+    let Some(second) = second else {
+        ruled.decision = if first_moves.is_empty() {
+            ruled.deciding.push("4.5".into());
+            format!(
+                "{name} may play any legal move: a deliberately touched piece must be moved only if it can be (4.3.1), and here {name}'s {first_name} has no legal move (4.5)."
+            )
+        } else {
+            format!(
+                "{name} must move the {first_name}: a piece of one's own deliberately touched must be moved if it can legally move (4.3.1), and here it can: {}.",
+                first_moves.join(", ")
+            )
+        };
+        return;
+    };
+    let second_name = kind_name(second);
     if !first_moves.is_empty() {
         ruled.decision = format!(
             "{name} must move the {first_name}: of several of one's own pieces touched, the first one touched that can legally move must be moved (4.3.1), and here {name}'s {first_name} can: {}.",
@@ -70,14 +92,15 @@ fn decide(ask: &PositionAsk, first: PieceKind, second: PieceKind, ruled: &mut Ru
     };
 }
 
-/// The first two different kinds of piece named after a touching verb, in that order.
-fn touched_in_turn(lower: &str) -> Option<(PieceKind, PieceKind)> {
+/// The first kind of piece named after a touching verb, and the next different kind if any, in
+/// that order.
+fn touched_in_turn(lower: &str) -> Option<(PieceKind, Option<PieceKind>)> {
     let from = first_touch(lower)?;
     let mut kinds = lower[from..]
         .split(|c: char| !c.is_ascii_alphabetic() && c != '\'')
         .filter_map(piece_word);
     let first = kinds.next()?;
-    let second = kinds.find(|k| *k != first)?;
+    let second = kinds.find(|k| *k != first);
     Some((first, second))
 }
 
@@ -105,15 +128,15 @@ mod tests {
     fn pieces_are_read_in_the_order_touched() {
         assert_eq!(
             touched_in_turn(" my opponent touched his bishop and then moved his knight "),
-            Some((PieceKind::Bishop, PieceKind::Knight))
+            Some((PieceKind::Bishop, Some(PieceKind::Knight)))
         );
         assert_eq!(
             touched_in_turn(" he touched the knight, then the bishop, then the knight again "),
-            Some((PieceKind::Knight, PieceKind::Bishop))
+            Some((PieceKind::Knight, Some(PieceKind::Bishop)))
         );
         assert_eq!(
             touched_in_turn(" he touched his bishop. is that touch-move? "),
-            None
+            Some((PieceKind::Bishop, None))
         );
         assert_eq!(touched_in_turn(" my knight and bishop are pinned "), None);
     }
