@@ -192,7 +192,9 @@ impl FlagByMaterial {
         if lower.contains("both flags") || lower.contains("both players ran out") {
             return None;
         }
-        if !FLAG_VERBS.iter().any(|v| lower.contains(v)) {
+        if !FLAG_VERBS.iter().any(|v| lower.contains(v))
+            && !WIN_ON_TIME.iter().any(|v| lower.contains(v))
+        {
             return None;
         }
         // "The opponent (white) has a bishop": the colour in brackets is read by `named_asker`.
@@ -332,6 +334,10 @@ fn possible_why(mater: &Army, flagged: Party) -> String {
 /// Whose flag fell, by the first flag the text names; `None` when it names someone who is
 /// no player.
 fn flagged_party(lower: &str) -> Option<Party> {
+    let flag_named = FLAG_VERBS.iter().any(|v| lower.contains(v));
+    if !flag_named {
+        return winner_on_time(lower).map(Party::other);
+    }
     match (
         lettered_flag(lower).or_else(|| generic_you(lower)),
         subject(lower, FLAG_VERBS),
@@ -343,6 +349,26 @@ fn flagged_party(lower: &str) -> Option<Party> {
         (None, Some(Actor::Black)) => Some(Party::Black),
         (None, Some(_)) => None,
         (None, None) => Some(Party::Flagger),
+    }
+}
+
+/// Winning on time named without a flag ("my opponent has 3 seconds, can I win on time?"):
+/// the winner's opponent is the one whose flag is to fall.
+const WIN_ON_TIME: &[&str] = &[
+    "win on time",
+    "wins on time",
+    "won on time",
+    "winning on time",
+];
+
+/// The party that would win on time, when the question names one.
+fn winner_on_time(lower: &str) -> Option<Party> {
+    match subject(lower, WIN_ON_TIME)? {
+        Actor::Asker => Some(Party::Asker),
+        Actor::Opponent => Some(Party::Opponent),
+        Actor::White => Some(Party::White),
+        Actor::Black => Some(Party::Black),
+        _ => None,
     }
 }
 
@@ -822,6 +848,20 @@ mod tests {
                 .starts_with("It depends on what you still have"),
             "{}",
             f.paragraph()
+        );
+    }
+
+    #[test]
+    fn winning_on_time_names_the_other_flag() {
+        assert_verdict(
+            "I have a rook and king vs king and my opponent has 3 seconds, can I win on time?",
+            Party::Opponent,
+            "You win",
+        );
+        assert_verdict(
+            "I only have a knight and my opponent has a rook and pawns. Can he win on time?",
+            Party::Asker,
+            "Your opponent wins",
         );
     }
 
