@@ -66,7 +66,8 @@ fn move_re() -> &'static Regex {
     RE.get_or_init(|| {
         Regex::new(
             r"(?x)(?:^|[\s(,;:])(
-            [KQRBN][a-h]?[1-8]?x?[a-h][1-8][+\#]?
+            [KQRBN]?[a-h][1-8][-x][a-h][1-8](?:=?[QRBNqrbn])?[+\#]?
+          | [KQRBN][a-h]?[1-8]?x?[a-h][1-8][+\#]?
           | [a-h]x[a-h][1-8](?:=?[QRBNqrbn])?(?:\s?e\.?p\.?)?[+\#]?
           | [a-h][18]=?[QRBNK][+\#]?
           | [a-h][1-8][a-h][1-8][qrbn]?
@@ -378,6 +379,16 @@ fn pick_move(question: &str, legality_words: bool) -> Option<String> {
     for c in move_re().captures_iter(question) {
         let m = c.get(1).expect("group 1");
         let text = m.as_str().trim().to_string();
+        // "Black just played d7-d5": a move reported in long algebraic notation is history
+        // (the position given already follows from it), not the move asked about.
+        let reported = text.contains('-')
+            && question[..m.start()]
+                .to_lowercase()
+                .trim_end()
+                .ends_with("played");
+        if reported {
+            continue;
+        }
         let score = if text.len() > 2 {
             3
         } else {
@@ -413,6 +424,8 @@ mod tests {
             (i.topic, i.side, i.wing),
             (Topic::Castling, Some(Side::Black), Some(Wing::Queenside))
         );
+        let i = understand("the black king moves g7-g8 and puts itself in check");
+        assert_eq!(i.mv.as_deref(), Some("g7-g8"));
         let i = understand("Is Nxe5 legal?");
         assert_eq!(
             (i.topic, i.mv.as_deref()),

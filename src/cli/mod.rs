@@ -75,7 +75,7 @@ pub struct PositionArgs {
     /// select Chess960.
     #[arg(long)]
     pub fen: Option<String>,
-    /// Moves played from the start position, SAN or UCI, separated by spaces
+    /// Moves played from the start position, SAN, UCI or long algebraic (g1-f3), separated by spaces
     /// ("e4 e5 Nf3" or "1. e4 e5 2. Nf3"; move numbers are ignored).
     #[arg(long)]
     pub moves: Option<String>,

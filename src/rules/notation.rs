@@ -1,5 +1,6 @@
 //! Reading moves the way people write them: SAN with the usual liberties (`0-0`, `e8Q`,
-//! `exd6 e.p.`, `Nf3!?`), and UCI (`e2e4`, `e7e8q`, `e1g1` or `e1h1` for castling).
+//! `exd6 e.p.`, `Nf3!?`), UCI (`e2e4`, `e7e8q`, `e1g1` or `e1h1` for castling) and long algebraic
+//! (`g1-f3`, `e4xd5`, `e7-e8=Q`).
 
 use shakmaty::san::{San, SanError};
 use shakmaty::uci::UciMove;
@@ -72,11 +73,31 @@ pub fn normalise_san(text: &str) -> Option<String> {
     Some(chars.into_iter().collect())
 }
 
-/// Reads `text` as UCI first (when it looks like UCI) and as SAN otherwise.
+/// A move in long algebraic notation ("g7-g8", "Ng1-f3", "e4xd5", "e7-e8=Q") as the UCI move it
+/// names (the squares say it all; the piece letter adds nothing), if the text is one.
+fn long_algebraic(text: &str) -> Option<UciMove> {
+    let bare = text
+        .trim_start_matches(['K', 'Q', 'R', 'B', 'N'])
+        .trim_end_matches(['+', '#', '!', '?']);
+    let b = bare.as_bytes();
+    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    if b.len() < 5 || !matches!(b[2], b'-' | b'x') || !square(b[0], b[1]) || !square(b[3], b[4]) {
+        return None;
+    }
+    let promotion = bare[5..].trim_start_matches('=').to_ascii_lowercase();
+    let uci = format!("{}{}{promotion}", &bare[..2], &bare[3..5]);
+    UciMove::from_ascii(uci.as_bytes()).ok()
+}
+
+/// Reads `text` as long algebraic or UCI first (when it looks like either) and as SAN
+/// otherwise.
 pub fn parse_move_text(text: &str) -> Result<ParsedMove, String> {
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return Err("the move is empty".into());
+    }
+    if let Some(uci) = long_algebraic(trimmed) {
+        return Ok(ParsedMove::Uci(uci));
     }
     // A capital piece letter means a piece (C.2), so "B7c5" is a bishop from the seventh rank,
     // not the UCI move b7c5; SAN that does not parse ("B2B4") is still read as UCI below.
@@ -459,6 +480,18 @@ pub fn uci(m: Move, mode: CastlingMode) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn long_algebraic_reads_as_the_uci_move() {
+        let uci = |t: &str| long_algebraic(t).map(|u| u.to_string());
+        assert_eq!(uci("g7-g8").as_deref(), Some("g7g8"));
+        assert_eq!(uci("Ng1-f3+").as_deref(), Some("g1f3"));
+        assert_eq!(uci("e4xd5").as_deref(), Some("e4d5"));
+        assert_eq!(uci("e7-e8=Q").as_deref(), Some("e7e8q"));
+        assert_eq!(uci("Nxe5"), None);
+        assert_eq!(uci("1-0"), None);
+        assert_eq!(uci("i9-j9"), None);
+    }
     use super::*;
 
     /// A test position from its FEN, in Chess960 castling mode when asked.
