@@ -379,16 +379,6 @@ fn pick_move(question: &str, legality_words: bool) -> Option<String> {
     for c in move_re().captures_iter(question) {
         let m = c.get(1).expect("group 1");
         let text = m.as_str().trim().to_string();
-        // "Black just played d7-d5": a move reported in long algebraic notation is history
-        // (the position given already follows from it), not the move asked about.
-        let reported = text.contains('-')
-            && question[..m.start()]
-                .to_lowercase()
-                .trim_end()
-                .ends_with("played");
-        if reported {
-            continue;
-        }
         let score = if text.len() > 2 {
             3
         } else {

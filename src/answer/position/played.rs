@@ -183,8 +183,8 @@ fn explicit(text: &str) -> bool {
 pub fn apply(question: &str, game: &mut Game) -> Played {
     let mut played = Played::default();
     for mut pm in reported(question) {
-        let text = uci_from_long(&pm.text);
-        if let Some((ply, color)) = find_in_history(game, &text) {
+        // `resolve_move` reads every notation written here, long algebraic ("d7-d5") included.
+        if let Some((ply, color)) = find_in_history(game, &pm.text) {
             pm.color = Some(color);
             pm.ply = Some(ply);
         } else if !pm.direct && !explicit(&pm.text) {
@@ -192,7 +192,7 @@ pub fn apply(question: &str, game: &mut Game) -> Played {
             continue;
         } else {
             let pos = game.current().clone();
-            match resolve_move(&pos, &text, game.mode) {
+            match resolve_move(&pos, &pm.text, game.mode) {
                 Ok(m) => {
                     pm.color = Some(Side::of(pos.turn()));
                     pm.ply = Some(game.plies.len());
@@ -202,29 +202,21 @@ pub fn apply(question: &str, game: &mut Game) -> Played {
                     ));
                     played.added.push(san);
                 }
-                // With a bare FEN the position is taken to be the one after the move.
                 Err(_) if explicit(&pm.text) && !game.plies.is_empty() => {
                     played.notes.push(format!(
                         "{} is not among the moves given and cannot be played in this position, so the position is taken as given.",
                         pm.text
                     ))
                 }
+                // With a bare FEN the position is taken to be the one after the move: a move
+                // right after "played" is still one the question reports, not one it asks about.
+                Err(_) if pm.direct => {}
                 Err(_) => continue,
             }
         }
         played.moves.push(pm);
     }
     played
-}
-
-/// "d7-d5" → "d7d5"; anything else unchanged.
-fn uci_from_long(text: &str) -> String {
-    let b = text.as_bytes();
-    if b.len() == 5 && b[2] == b'-' && b[1].is_ascii_digit() && b[4].is_ascii_digit() {
-        format!("{}{}", &text[..2], &text[3..])
-    } else {
-        text.to_string()
-    }
 }
 
 /// Where `text` was played in the history, and by whom, searching from the last move back.
