@@ -73,12 +73,17 @@ pub fn normalise_san(text: &str) -> Option<String> {
     Some(chars.into_iter().collect())
 }
 
-/// A move in long algebraic notation ("g7-g8", "Ng1-f3", "e4xd5", "e7-e8=Q") as the UCI move it
-/// names (the squares say it all; the piece letter adds nothing), if the text is one.
-fn long_algebraic(text: &str) -> Option<UciMove> {
-    let bare = text
-        .trim_start_matches(['K', 'Q', 'R', 'B', 'N'])
-        .trim_end_matches(['+', '#', '!', '?']);
+/// A move in long algebraic notation ("g7-g8", "Ng1-f3", "e4xd5", "e7-e8=Q"), if the text is
+/// one: the piece it names (a pawn when no letter is written) and the UCI move of its squares.
+fn long_algebraic(text: &str) -> Option<(Role, UciMove)> {
+    let letter = text
+        .chars()
+        .next()
+        .filter(char::is_ascii_uppercase)
+        .and_then(Role::from_char)
+        .filter(|r| *r != Role::Pawn);
+    let squares = if letter.is_some() { &text[1..] } else { text };
+    let bare = squares.trim_end_matches(['+', '#', '!', '?']);
     let b = bare.as_bytes();
     let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
     if b.len() < 5 || !matches!(b[2], b'-' | b'x') || !square(b[0], b[1]) || !square(b[3], b[4]) {
@@ -86,7 +91,28 @@ fn long_algebraic(text: &str) -> Option<UciMove> {
     }
     let promotion = bare[5..].trim_start_matches('=').to_ascii_lowercase();
     let uci = format!("{}{}{promotion}", &bare[..2], &bare[3..5]);
-    UciMove::from_ascii(uci.as_bytes()).ok()
+    let uci = UciMove::from_ascii(uci.as_bytes()).ok()?;
+    Some((letter.unwrap_or(Role::Pawn), uci))
+}
+
+/// The legal move a long algebraic move names in `pos`, if its squares make one with the piece
+/// it names; otherwise why not.
+fn resolve_long_algebraic(
+    pos: &Chess,
+    role: Role,
+    uci: &UciMove,
+    mode: CastlingMode,
+) -> Result<Move, MoveRejection> {
+    match uci.to_move(pos) {
+        Ok(m) if m.role() == role => Ok(m),
+        Ok(m) => Err(MoveRejection::notation(format!(
+            "names a {} but moves the {} on {} (C.2)",
+            super::describe::role_name(role),
+            super::describe::role_name(m.role()),
+            m.from().map_or_else(String::new, |sq| sq.to_string())
+        ))),
+        Err(_) => Err(explain_illegal_uci(pos, uci, mode)),
+    }
 }
 
 /// Reads `text` as long algebraic or UCI first (when it looks like either) and as SAN
@@ -96,7 +122,7 @@ pub fn parse_move_text(text: &str) -> Result<ParsedMove, String> {
     if trimmed.is_empty() {
         return Err("the move is empty".into());
     }
-    if let Some(uci) = long_algebraic(trimmed) {
+    if let Some((_, uci)) = long_algebraic(trimmed) {
         return Ok(ParsedMove::Uci(uci));
     }
     // A capital piece letter means a piece (C.2), so "B7c5" is a bishop from the seventh rank,
@@ -141,6 +167,9 @@ pub fn resolve_move(pos: &Chess, text: &str, mode: CastlingMode) -> Result<Move,
             articles: vec!["3.7.3.3".into()],
             kind: RejectionKind::Promotion,
         });
+    }
+    if let Some((role, uci)) = long_algebraic(text.trim()) {
+        return resolve_long_algebraic(pos, role, &uci, mode);
     }
     let parsed = parse_move_text(text).map_err(MoveRejection::notation)?;
     match parsed {
@@ -483,7 +512,7 @@ mod tests {
 
     #[test]
     fn long_algebraic_reads_as_the_uci_move() {
-        let uci = |t: &str| long_algebraic(t).map(|u| u.to_string());
+        let uci = |t: &str| long_algebraic(t).map(|(_, u)| u.to_string());
         assert_eq!(uci("g7-g8").as_deref(), Some("g7g8"));
         assert_eq!(uci("Ng1-f3+").as_deref(), Some("g1f3"));
         assert_eq!(uci("e4xd5").as_deref(), Some("e4d5"));
@@ -491,6 +520,29 @@ mod tests {
         assert_eq!(uci("Nxe5"), None);
         assert_eq!(uci("1-0"), None);
         assert_eq!(uci("i9-j9"), None);
+        assert_eq!(long_algebraic("Ng1-f3").map(|(r, _)| r), Some(Role::Knight));
+        assert_eq!(long_algebraic("e2-e4").map(|(r, _)| r), Some(Role::Pawn));
+    }
+
+    #[test]
+    fn a_long_algebraic_move_must_name_the_piece_it_moves() {
+        let start = Chess::default();
+        assert!(resolve_move(&start, "Ng1-f3", CastlingMode::Standard).is_ok());
+        assert!(resolve_move(&start, "e2-e4", CastlingMode::Standard).is_ok());
+        assert!(resolve_move(&start, "b2-b4", CastlingMode::Standard).is_ok());
+        let wrong = resolve_move(&start, "Bg1-f3", CastlingMode::Standard).unwrap_err();
+        assert!(wrong.reason.contains("names a bishop"), "{}", wrong.reason);
+        // A king's two-square castling move written from its squares.
+        let castle: Chess = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        assert!(
+            resolve_move(&castle, "Ke1-g1", CastlingMode::Standard)
+                .unwrap()
+                .is_castle()
+        );
     }
     use super::*;
 
