@@ -75,6 +75,17 @@ impl Party {
         }
     }
 
+    /// The party an actor word names, if a player.
+    fn of_actor(a: Actor) -> Option<Party> {
+        match a {
+            Actor::Asker => Some(Party::Asker),
+            Actor::Opponent => Some(Party::Opponent),
+            Actor::White => Some(Party::White),
+            Actor::Black => Some(Party::Black),
+            _ => None,
+        }
+    }
+
     /// The subject of a sentence: "you", "your opponent", "White".
     fn name(self) -> &'static str {
         match self {
@@ -343,11 +354,7 @@ fn flagged_party(lower: &str) -> Option<Party> {
         subject(lower, FLAG_VERBS),
     ) {
         (Some(p), _) => Some(p),
-        (None, Some(Actor::Asker)) => Some(Party::Asker),
-        (None, Some(Actor::Opponent)) => Some(Party::Opponent),
-        (None, Some(Actor::White)) => Some(Party::White),
-        (None, Some(Actor::Black)) => Some(Party::Black),
-        (None, Some(_)) => None,
+        (None, Some(actor)) => Party::of_actor(actor),
         (None, None) => Some(Party::Flagger),
     }
 }
@@ -363,13 +370,7 @@ const WIN_ON_TIME: &[&str] = &[
 
 /// The party that would win on time, when the question names one.
 fn winner_on_time(lower: &str) -> Option<Party> {
-    match subject(lower, WIN_ON_TIME)? {
-        Actor::Asker => Some(Party::Asker),
-        Actor::Opponent => Some(Party::Opponent),
-        Actor::White => Some(Party::White),
-        Actor::Black => Some(Party::Black),
-        _ => None,
-    }
+    subject(lower, WIN_ON_TIME).and_then(Party::of_actor)
 }
 
 /// The text from the start of the sentence that names the last flag.

@@ -73,15 +73,21 @@ pub fn pieces_on(board: &Board, squares: Bitboard) -> String {
     join_and(&names)
 }
 
+/// "a, b and c".
 pub fn join_and(items: &[String]) -> String {
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        _ => format!(
-            "{} and {}",
-            items[..items.len() - 1].join(", "),
-            items[items.len() - 1]
-        ),
+    join_with(items, "and")
+}
+
+/// "a, b or c".
+pub fn join_or(items: &[String]) -> String {
+    join_with(items, "or")
+}
+
+fn join_with(items: &[String], word: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} {word} {last}", init.join(", ")),
     }
 }
 

@@ -12,6 +12,7 @@ use shakmaty::{Chess, Move, Position, Role, Square};
 
 use super::{PositionAsk, PositionRuling, Ruled};
 use crate::answer::claims::ClaimSubject;
+use crate::rules::describe::{join_and, join_or};
 use crate::rules::notation::{normalise_san, resolve_move, san_plus};
 
 pub struct Notation;
@@ -190,7 +191,7 @@ fn ambiguity(written: &str, candidates: &[Candidate]) -> (String, Vec<&'static s
         ("the departure file is added", "C.10.3")
     };
     let from_squares: Vec<String> = froms.iter().map(|s| s.to_string()).collect();
-    let sans: Vec<&str> = candidates.iter().map(|c| c.san.as_str()).collect();
+    let sans: Vec<String> = candidates.iter().map(|c| c.san.clone()).collect();
     let pieces = match candidates.first().map(|c| c.mv.role()) {
         Some(Role::Knight) => "knights",
         Some(Role::Bishop) => "bishops",
@@ -257,23 +258,6 @@ fn squares_of(m: Move) -> Vec<String> {
         .chain([m.to()])
         .map(|s| s.to_string())
         .collect()
-}
-
-fn join_and(items: &[String]) -> String {
-    join_with(items, "and")
-}
-
-fn join_or(items: &[&str]) -> String {
-    let owned: Vec<String> = items.iter().map(|s| s.to_string()).collect();
-    join_with(&owned, "or")
-}
-
-fn join_with(items: &[String], word: &str) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} {word} {last}", init.join(", ")),
-    }
 }
 
 #[cfg(test)]

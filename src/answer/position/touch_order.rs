@@ -56,30 +56,37 @@ fn decide(ask: &PositionAsk, first: PieceKind, second: Option<PieceKind>, ruled:
     ruled.deciding.extend(["4.3.1".into(), "4.8".into()]);
     let first_moves = moves_of(ask, first.role(), ruled);
     let first_name = kind_name(first);
-    let Some(second) = second else {
-        ruled.decision = if first_moves.is_empty() {
+    ruled.decision = match (second, first_moves.is_empty()) {
+        (None, false) => format!(
+            "{name} must move the {first_name}: a piece of one's own deliberately touched must be moved if it can legally move (4.3.1), and here it can: {}.",
+            first_moves.join(", ")
+        ),
+        (None, true) => {
             ruled.deciding.push("4.5".into());
             format!(
                 "{name} may play any legal move: a deliberately touched piece must be moved only if it can be (4.3.1), and here {name}'s {first_name} has no legal move (4.5)."
             )
-        } else {
-            format!(
-                "{name} must move the {first_name}: a piece of one's own deliberately touched must be moved if it can legally move (4.3.1), and here it can: {}.",
-                first_moves.join(", ")
-            )
-        };
-        return;
-    };
-    let second_name = kind_name(second);
-    if !first_moves.is_empty() {
-        ruled.decision = format!(
+        }
+        (Some(_), false) => format!(
             "{name} must move the {first_name}: of several of one's own pieces touched, the first one touched that can legally move must be moved (4.3.1), and here {name}'s {first_name} can: {}.",
             first_moves.join(", ")
-        );
-        return;
-    }
+        ),
+        (Some(second), true) => second_in_turn(ask, name, first_name, second, ruled),
+    };
+}
+
+/// The decision when the first piece touched has no legal move: the second must move if it
+/// can, else any legal move is free.
+fn second_in_turn(
+    ask: &PositionAsk,
+    name: &str,
+    first_name: &str,
+    second: PieceKind,
+    ruled: &mut Ruled,
+) -> String {
+    let second_name = kind_name(second);
     let second_moves = moves_of(ask, second.role(), ruled);
-    ruled.decision = if second_moves.is_empty() {
+    if second_moves.is_empty() {
         ruled.deciding.push("4.5".into());
         format!(
             "{name} may play any legal move: here neither the {first_name} nor the {second_name} can legally move, so touching them binds to nothing (4.5)."
@@ -89,7 +96,7 @@ fn decide(ask: &PositionAsk, first: PieceKind, second: Option<PieceKind>, ruled:
             "{name} must move the {second_name}: the {first_name}, touched first, has no legal move here, so the duty passes to the next piece touched that can move (4.3.1): {}.",
             second_moves.join(", ")
         )
-    };
+    }
 }
 
 /// The first kind of piece named after a touching verb, and the next different kind if any, in
