@@ -434,6 +434,15 @@ const CONTINUATION_OPENINGS: &[&str] = &[
     "thus ",
     "which means",
     "in that case",
+    "bearing in mind",
+    "keeping in mind",
+    "given that",
+    "considering that",
+    "considering the",
+    "taking into account",
+    "even though",
+    "even if",
+    "knowing that",
 ];
 
 /// Words that make a short follow-up ("Shouldn't I have won?", "Is that really right?")
@@ -624,6 +633,7 @@ pub fn settings_in(q: &str) -> Vec<Setting> {
         }))
         .expect("valid regex set")
     });
+    let q = &without_online_lookups(q);
     let mut found: Vec<Setting> = CUES
         .matches(q)
         .into_iter()
@@ -633,6 +643,26 @@ pub fn settings_in(q: &str) -> Vec<Setting> {
         found.push(s);
     }
     found
+}
+
+/// The question with its mentions of looking something up online blanked out ("I couldn't
+/// find anything online", "I read online that…"): they say where the asker searched, not that
+/// the game was played online.
+fn without_online_lookups(q: &str) -> std::borrow::Cow<'_, str> {
+    static LOOKUP: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?x)
+            \b(?:find|found|finding|look|looked|looking|read|reading|search|searched|searching
+               |saw|seen|see|googled|checked|research|researched)\b(?:\s+\S+){0,3}?\s+online\b
+            | \bonline\s+(?:that|sources?|articles?|resources?|research|says?|said|forums?)\b",
+        )
+        .expect("valid regex")
+    });
+    if q.contains("online") {
+        LOOKUP.replace_all(q, " ")
+    } else {
+        std::borrow::Cow::Borrowed(q)
+    }
 }
 
 /// A time control as [`time_control_in`] reads it.
@@ -782,6 +812,24 @@ mod tests {
         );
     }
 
+    #[test]
+    fn looking_something_up_online_is_no_online_game() {
+        for q in [
+            "i couldn't find anything online that said you could",
+            "i read online that you can castle out of check",
+            "i searched for it online but no luck",
+        ] {
+            assert!(!settings_in(q).contains(&Setting::Online), "{q}");
+        }
+        for q in [
+            "i was playing online",
+            "in an online blitz game",
+            "online chess",
+        ] {
+            assert!(settings_in(q).contains(&Setting::Online), "{q}");
+        }
+    }
+
     /// `extra`, then every passage's text and `more` of each passage, lower case: the texts
     /// the cue tests run over.
     fn rulebook_texts(extra: &[&str], more: impl Fn(&Passage) -> Vec<&str>) -> Vec<String> {
@@ -918,6 +966,14 @@ mod tests {
         assert_eq!(
             sub_questions(
                 "He said \"Do you want a draw?\" and I accepted. Then he said “Draw? Never!” Is it a draw?"
+            )
+            .len(),
+            1
+        );
+        assert_eq!(
+            sub_questions(
+                "He touched his king. Could I have claimed the win? Bearing in mind the king \
+                 does not have a square to move to?"
             )
             .len(),
             1
