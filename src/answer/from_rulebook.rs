@@ -218,6 +218,13 @@ struct PartMatch {
 /// too, and each casting its article vote).
 const HITS_WEIGHED: usize = 10;
 
+/// A question naming an article is asked about its story rather than the article from this
+/// many words on ([`Arbiter::story_beyond_the_article`]) …
+const STORY_WORDS: usize = 40;
+
+/// … when a ruling fits the story at least this well.
+const STORY_FIT: f32 = 0.5;
+
 /// How many of the matcher's own best rulings a part's candidates take in.
 const MATCHER_BEST: usize = 15;
 
@@ -308,6 +315,9 @@ impl Arbiter {
     /// The best passage for one part of a question, if the match can be trusted.
     fn match_part(&self, part: &str, frame: &Frame, hits: &[Hit]) -> Option<PartMatch> {
         if let Some(top) = hits.first().filter(|h| h.matched_by == MatchedBy::Article) {
+            if let Some(ruling) = self.story_beyond_the_article(part, frame, hits) {
+                return Some(ruling);
+            }
             return Some(PartMatch {
                 passage: top.passage,
                 confidence: 1.0,
@@ -329,6 +339,37 @@ impl Arbiter {
             passage: best.passage,
             confidence: best.fit,
             runner_up,
+        })
+    }
+
+    /// A long question that names an article in passing ("the rules (FIDE 3.1) say a pinned
+    /// piece still attacks… so why can't the king go there?") is asked about its story, not
+    /// about the article: a ruling that fits the story well, judged on the search's other hits
+    /// (an article named scores far above them and would flatten their ranks), answers it.
+    fn story_beyond_the_article(
+        &self,
+        part: &str,
+        frame: &Frame,
+        hits: &[Hit],
+    ) -> Option<PartMatch> {
+        if part.split_whitespace().count() < STORY_WORDS {
+            return None;
+        }
+        let searched: Vec<Hit> = hits
+            .iter()
+            .filter(|h| h.matched_by != MatchedBy::Article)
+            .cloned()
+            .collect();
+        let best = self
+            .candidates(part, frame, &searched)
+            .into_iter()
+            .next()
+            .filter(|c| c.fit >= STORY_FIT)?;
+        self.book.passages[best.passage].ruling.as_ref()?;
+        Some(PartMatch {
+            passage: best.passage,
+            confidence: best.fit,
+            runner_up: None,
         })
     }
 
