@@ -101,10 +101,49 @@ impl Frame {
     }
 }
 
+/// "Castle" used as a name for the rook ("can a pawn take the castle?", "his other castle")
+/// written as "rook": after a determiner it names a piece, unless a word of castling follows
+/// ("the castle rights", "a castle kingside").
+fn castle_as_rook(text: &str) -> std::borrow::Cow<'_, str> {
+    static PIECE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)\b(a|the|his|her|my|your|their|its|other|that|this|both|two)\s+(castles?)\b(\s+\w+)?",
+        )
+        .expect("valid regex")
+    });
+    const CASTLING_WORDS: [&str; 9] = [
+        "kingside",
+        "queenside",
+        "short",
+        "long",
+        "right",
+        "rights",
+        "move",
+        "rule",
+        "rules",
+    ];
+    if !text.to_ascii_lowercase().contains("castle") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    PIECE.replace_all(text, |c: &regex::Captures| {
+        let next = c.get(3).map_or("", |m| m.as_str());
+        if CASTLING_WORDS.contains(&next.trim().to_ascii_lowercase().as_str()) {
+            return c[0].to_string();
+        }
+        let rook = if c[2].len() > "castle".len() {
+            "rooks"
+        } else {
+            "rook"
+        };
+        format!("{} {rook}{next}", &c[1])
+    })
+}
+
 /// Material written with piece letters ("K and R against K and N", "K+B") spelt out as piece
 /// names, so that matching sees "king and rook". A lone "B" counts as a bishop only when a
 /// lone "K" is there too (otherwise it is more likely "player B").
 pub fn spell_out_pieces(text: &str) -> String {
+    let text = &castle_as_rook(text);
     let is_letter_token = |t: &str, l: &str| t == l;
     let tokens: Vec<&str> = text
         .split(|c: char| {
@@ -383,7 +422,7 @@ pub fn sub_questions(question: &str) -> Vec<String> {
         let continues = CONTINUATION_OPENINGS.iter().any(|o| {
             s.get(..o.len())
                 .is_some_and(|head| head.eq_ignore_ascii_case(o))
-        });
+        }) || is_alternative_of_the_last(s);
         match parts.last_mut() {
             Some(last) if content_words < 3 || continues => {
                 last.push(' ');
@@ -443,7 +482,25 @@ const CONTINUATION_OPENINGS: &[&str] = &[
     "even though",
     "even if",
     "knowing that",
+    "i mean",
 ];
+
+/// "Or" opening a sentence without a question of its own ("Are you allowed to move? Or you
+/// cannot make any move?", "…? or not?") offers the other answer to the question before it;
+/// "Or does it cover any violation?" asks a new one.
+fn is_alternative_of_the_last(sentence: &str) -> bool {
+    const ASKING: &[&str] = &[
+        "does", "do", "did", "is", "are", "was", "were", "can", "could", "should", "would", "will",
+        "must", "may", "might", "has", "have", "what", "how", "who", "when", "where", "why",
+        "which", "if",
+    ];
+    let mut words = sentence.split_whitespace().map(|w| {
+        w.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    });
+    words.next().is_some_and(|w| w == "or")
+        && words.next().is_none_or(|w| !ASKING.contains(&w.as_str()))
+}
 
 /// Words that make a short follow-up ("Shouldn't I have won?", "Is that really right?")
 /// without adding a question of its own.
@@ -813,6 +870,21 @@ mod tests {
     }
 
     #[test]
+    fn a_castle_after_a_determiner_is_a_rook() {
+        assert_eq!(
+            spell_out_pieces("can a pawn take the castle if his other castle backs him up?"),
+            "can a pawn take the rook if his other rook backs him up?"
+        );
+        for q in [
+            "can I castle out of check?",
+            "I lost the castle rights",
+            "is a castle kingside legal here?",
+        ] {
+            assert_eq!(spell_out_pieces(q), q);
+        }
+    }
+
+    #[test]
     fn looking_something_up_online_is_no_online_game() {
         for q in [
             "i couldn't find anything online that said you could",
@@ -974,6 +1046,13 @@ mod tests {
             sub_questions(
                 "He touched his king. Could I have claimed the win? Bearing in mind the king \
                  does not have a square to move to?"
+            )
+            .len(),
+            1
+        );
+        assert_eq!(
+            sub_questions(
+                "Are you allowed to make a move when you're in check? or you cannot make any move?"
             )
             .len(),
             1
