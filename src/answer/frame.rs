@@ -690,7 +690,7 @@ pub fn settings_in(q: &str) -> Vec<Setting> {
         }))
         .expect("valid regex set")
     });
-    let q = &without_online_lookups(q);
+    let q = &without_false_setting_cues(q);
     let mut found: Vec<Setting> = CUES
         .matches(q)
         .into_iter()
@@ -702,21 +702,23 @@ pub fn settings_in(q: &str) -> Vec<Setting> {
     found
 }
 
-/// The question with its mentions of looking something up online blanked out ("I couldn't
-/// find anything online", "I read online that…"): they say where the asker searched, not that
-/// the game was played online.
-fn without_online_lookups(q: &str) -> std::borrow::Cow<'_, str> {
-    static LOOKUP: LazyLock<Regex> = LazyLock::new(|| {
+/// The question with the words that look like a setting's cue but are not one blanked out:
+/// looking something up online ("I couldn't find anything online", "I read online that…")
+/// says where the asker searched, not that the game was played online; "blitz" as a verb ("to
+/// blitz moves on the opponent's time", "blitzing out") is about playing fast, in any game.
+fn without_false_setting_cues(q: &str) -> std::borrow::Cow<'_, str> {
+    static FALSE_CUES: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
             r"(?x)
             \b(?:find|found|finding|look|looked|looking|read|reading|search|searched|searching
                |saw|seen|see|googled|checked|research|researched)\b(?:\s+\S+){0,3}?\s+online\b
-            | \bonline\s+(?:that|sources?|articles?|resources?|research|says?|said|forums?)\b",
+            | \bonline\s+(?:that|sources?|articles?|resources?|research|says?|said|forums?)\b
+            | \bto\s+blitz\b | \bblitz(?:ing|ed)\b | \bblitz\s+(?:out\s+)?(?:his|her|my|their|your)?\s*moves\b",
         )
         .expect("valid regex")
     });
-    if q.contains("online") {
-        LOOKUP.replace_all(q, " ")
+    if q.contains("online") || q.contains("blitz") {
+        FALSE_CUES.replace_all(q, " ")
     } else {
         std::borrow::Cow::Borrowed(q)
     }
@@ -885,7 +887,7 @@ mod tests {
     }
 
     #[test]
-    fn looking_something_up_online_is_no_online_game() {
+    fn words_that_only_look_like_a_setting_are_none() {
         for q in [
             "i couldn't find anything online that said you could",
             "i read online that you can castle out of check",
@@ -900,6 +902,13 @@ mod tests {
         ] {
             assert!(settings_in(q).contains(&Setting::Online), "{q}");
         }
+        for q in [
+            "is it illegal for a player to blitz moves on the opponent's time?",
+            "he was blitzing out his moves",
+        ] {
+            assert!(!settings_in(q).contains(&Setting::Blitz), "{q}");
+        }
+        assert!(settings_in("a blitz game: can he blitz out moves?").contains(&Setting::Blitz));
     }
 
     /// `extra`, then every passage's text and `more` of each passage, lower case: the texts
