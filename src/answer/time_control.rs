@@ -1,6 +1,7 @@
 //! "Is a game of exactly 15 minutes rapid or blitz?", "does 10+5 count as blitz?": a time
 //! control the question asks to classify, classified by the rule of A.1 and B.1 rather than
-//! by the ruling whose example numbers happen to be nearest. The base time in minutes plus 60
+//! by the ruling whose example numbers happen to be nearest. "What does 5+2 mean?": a time
+//! control the question asks to have explained, read out (6.3.1) and classified the same way. The base time in minutes plus 60
 //! times the increment in seconds (in minutes: base + increment) decides: 10 or less is blitz,
 //! more than 10 and less than 60 rapid, 60 or more standard.
 
@@ -17,6 +18,16 @@ pub struct TimeControlVerdict {
     base_minutes: u32,
     increment_seconds: u32,
     kind: GameKind,
+    asked: Asked,
+}
+
+/// What the question wants to know about its time control.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Asked {
+    /// Which kind of game it makes ("is 10+5 rapid?").
+    Kind,
+    /// What it means ("what does 5+2 mean?").
+    Meaning,
 }
 
 /// Words that ask which kind of game something is.
@@ -62,11 +73,35 @@ static IS_CATEGORY: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
-/// A time control: "15+10", "15|10", "15 minutes", "15 min plus 10 seconds", "G/45", "G/30;+5".
+/// Words just before a time control that ask what it means ("what does 5+2…", "what is 3|2?").
+const MEANING_BEFORE: &[&str] = &[
+    "what does",
+    "what do",
+    "what is",
+    "what's",
+    "whats",
+    "meaning of",
+    "explain",
+];
+
+/// Words just after a time control that ask what it means ("5+2 mean?").
+const MEANING_AFTER: &[&str] = &["mean", "stand for", "stands for", "signif"];
+
+/// Words anywhere that say the asker cannot read a time control ("I don't know what the 2
+/// seconds is").
+const NOT_UNDERSTOOD: &[&str] = &[
+    "don't know what",
+    "do not know what",
+    "dont know what",
+    "don't understand what",
+    "do not understand what",
+];
+
+/// A time control: "15+10", "15|10", "5' + 2\""," "15 minutes", "15 min plus 10 seconds", "G/45", "G/30;+5".
 static CONTROL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?x)
-        \b(?P<b1>\d{1,3})\s?[+|]\s?(?P<i1>\d{1,2})\b
+        \b(?P<b1>\d{1,3})'?\s?[+|]\s?(?P<i1>\d{1,2})\b
         | \bg\s?/\s?(?P<b2>\d{1,3})\b(?:\s*[;,]?\s*(?:\+|inc(?:rement)?)\s*(?P<i2>\d{1,2})\b)?
         | \b(?P<b3>\d{1,3}|ten|fifteen|twenty|thirty|five|three|sixty|ninety)[\s-]?(?:min(?:ute)?s?|m)\b
           (?:[^.?!\d]{0,30}?(?:\+|plus|and|with|increment\ of)\s*(?:an?\ )?(?:increment\ of\ )?(?P<i3>\d{1,2})\s?(?:s|secs?|seconds?)\b)?",
@@ -89,13 +124,14 @@ fn number(text: &str) -> Option<u32> {
 }
 
 impl TimeControlVerdict {
-    /// The verdict when a one-part question asks to classify a time control it states.
+    /// The verdict when a one-part question asks to classify, or to explain, a time control
+    /// it states.
     pub fn read(frame: &Frame) -> Option<TimeControlVerdict> {
         let q = frame.lower.as_str();
         // "Is a two-handed move considered illegal? …2 minutes…" classifies a move, not a
         // time control: a classifying word counts only beside a kind of game.
         let names_a_kind = GAME_KINDS.iter().any(|w| q.contains(w));
-        let asks =
+        let asks_kind =
             names_a_kind && CLASSIFYING.iter().any(|w| q.contains(w)) || IS_CATEGORY.is_match(q);
         // A second question joined on ("…rapid, and do we have to write the moves?") is left
         // to the rulings, which answer both.
@@ -107,10 +143,17 @@ impl TimeControlVerdict {
             " and is ",
             " also ",
         ];
-        if !asks || frame.parts.len() != 1 || JOINED.iter().any(|j| q.contains(j)) {
+        if frame.parts.len() != 1 || JOINED.iter().any(|j| q.contains(j)) {
             return None;
         }
         let c = CONTROL.captures(q)?;
+        let asked = if asks_kind {
+            Asked::Kind
+        } else if asks_meaning(q, c.get(0)?.range()) {
+            Asked::Meaning
+        } else {
+            return None;
+        };
         let group = |names: [&str; 3]| names.iter().find_map(|n| c.name(n));
         let base = number(group(["b1", "b2", "b3"])?.as_str())?;
         let increment = match group(["i1", "i2", "i3"]) {
@@ -122,6 +165,7 @@ impl TimeControlVerdict {
             base_minutes: base,
             increment_seconds: increment,
             kind,
+            asked,
         })
     }
 
@@ -133,8 +177,31 @@ impl TimeControlVerdict {
         }
     }
 
-    /// The decision and the sum behind it.
+    /// The answer: what the time control means when that was asked, then its kind and the
+    /// sum behind it.
     pub fn paragraph(&self) -> String {
+        match self.asked {
+            Asked::Kind => self.kind_paragraph(),
+            Asked::Meaning => format!("{} {}", self.meaning(), self.kind_paragraph()),
+        }
+    }
+
+    /// What the two numbers give each player (6.3.1).
+    fn meaning(&self) -> String {
+        let (b, i) = (self.base_minutes, self.increment_seconds);
+        if i == 0 {
+            format!(
+                "It means {b} minutes for each player for the whole game, with no time added per move: whoever runs out of time first loses, unless the opponent could not mate at all (6.3.1, 6.9)."
+            )
+        } else {
+            format!(
+                "It means {b} minutes for each player for the whole game, plus an increment: {i} seconds are added to a player's clock for every move he or she makes, from move one, and time saved stays on the clock (6.3.1)."
+            )
+        }
+    }
+
+    /// The kind of game and the sum behind it.
+    fn kind_paragraph(&self) -> String {
         let total = self.base_minutes + self.increment_seconds;
         let sum = if self.increment_seconds == 0 {
             format!("{} minutes per player with no increment", self.base_minutes)
@@ -161,15 +228,27 @@ impl TimeControlVerdict {
     }
 }
 
+/// Whether the question asks what the time control at `at` means: a word of asking just before
+/// it ("what does 5+2…"), of meaning just after it ("…5+2 mean?"), or the asker saying he
+/// cannot read it.
+fn asks_meaning(q: &str, at: std::ops::Range<usize>) -> bool {
+    let before = &q[q.floor_char_boundary(at.start.saturating_sub(16))..at.start];
+    let after = &q[at.end..q.ceil_char_boundary((at.end + 16).min(q.len()))];
+    MEANING_BEFORE.iter().any(|w| before.contains(w))
+        || MEANING_AFTER.iter().any(|w| after.contains(w))
+        || NOT_UNDERSTOOD.iter().any(|w| q.contains(w))
+}
+
 impl Arbiter {
-    /// The answer to a question that asks which kind of game a time control makes.
+    /// The answer to a question that asks which kind of game a time control makes, or what it
+    /// means.
     pub(super) fn time_control_answer(&self, frame: &Frame) -> Option<Answer> {
         let verdict = TimeControlVerdict::read(frame)?;
-        Some(self.settled_answer(
-            verdict.paragraph(),
-            &[verdict.deciding_article(), "A.1", "B.1"],
-            frame,
-        ))
+        let articles: &[&str] = match verdict.asked {
+            Asked::Kind => &[verdict.deciding_article(), "A.1", "B.1"],
+            Asked::Meaning => &["6.3.1", verdict.deciding_article(), "A.1", "B.1"],
+        };
+        Some(self.settled_answer(verdict.paragraph(), articles, frame))
     }
 }
 
@@ -210,6 +289,31 @@ mod tests {
         assert_eq!(
             kind("Is 60 minutes each rapid or standard?"),
             Some((60, 0, Standard))
+        );
+    }
+
+    #[test]
+    fn time_controls_asked_to_be_explained_are_read_out() {
+        for (q, expected) in [
+            ("what does 5+2 mean in chess?", (5, 2)),
+            ("what is 3+2?", (3, 2)),
+            (
+                "Like this example (5' + 2\"), I understand minutes and seconds but I don't know what the 2 seconds is.",
+                (5, 2),
+            ),
+            ("What does G/45 stand for?", (45, 0)),
+        ] {
+            let v = TimeControlVerdict::read(&Frame::read(q)).expect(q);
+            assert_eq!(
+                (v.base_minutes, v.increment_seconds, v.asked),
+                (expected.0, expected.1, Asked::Meaning),
+                "{q}"
+            );
+            assert!(v.paragraph().starts_with("It means"), "{q}");
+        }
+        assert_eq!(
+            kind("what is the penalty if my flag falls in a 5+0 game?"),
+            None
         );
     }
 
