@@ -705,7 +705,8 @@ pub fn settings_in(q: &str) -> Vec<Setting> {
 /// The question with the words that look like a setting's cue but are not one blanked out:
 /// looking something up online ("I couldn't find anything online", "I read online that…")
 /// says where the asker searched, not that the game was played online; "blitz" as a verb ("to
-/// blitz moves on the opponent's time", "blitzing out") is about playing fast, in any game.
+/// blitz moves on the opponent's time", "blitzing out") is about playing fast, in any game;
+/// "Hello chess.com" greets a forum.
 fn without_false_setting_cues(q: &str) -> std::borrow::Cow<'_, str> {
     static FALSE_CUES: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
@@ -713,11 +714,13 @@ fn without_false_setting_cues(q: &str) -> std::borrow::Cow<'_, str> {
             \b(?:find|found|finding|look|looked|looking|read|reading|search|searched|searching
                |saw|seen|see|googled|checked|research|researched)\b(?:\s+\S+){0,3}?\s+online\b
             | \bonline\s+(?:that|sources?|articles?|resources?|research|says?|said|forums?)\b
-            | \bto\s+blitz\b | \bblitz(?:ing|ed)\b | \bblitz\s+(?:out\s+)?(?:his|her|my|their|your)?\s*moves\b",
+            | \bto\s+blitz\b | \bblitz(?:ing|ed)\b | \bblitz\s+(?:out\s+)?(?:his|her|my|their|your)?\s*moves\b
+            | \b(?:hello|hi|hey|dear|thanks|thank\ you)\s*,?\s+chess\.com\b
+            | \bchess\.com\s+(?:community|forums?|members|users)\b",
         )
         .expect("valid regex")
     });
-    if q.contains("online") || q.contains("blitz") {
+    if q.contains("online") || q.contains("blitz") || q.contains("chess.com") {
         FALSE_CUES.replace_all(q, " ")
     } else {
         std::borrow::Cow::Borrowed(q)
@@ -908,6 +911,10 @@ mod tests {
         ] {
             assert!(!settings_in(q).contains(&Setting::Blitz), "{q}");
         }
+        assert!(
+            !settings_in("hello chess.com. is it required to write down notation in tournaments?")
+                .contains(&Setting::Online)
+        );
         assert!(settings_in("a blitz game: can he blitz out moves?").contains(&Setting::Blitz));
     }
 
