@@ -22,15 +22,43 @@ impl PositionRuling for Legality {
     }
 }
 
+/// Words that ask whether a move is wrong rather than whether it may be played ("Is Kd2
+/// illegal?", "Is the program correct to refuse it?"): a bare "Yes" or "No" would answer the
+/// opposite question, so the verdict is said in words.
+const ASKED_THE_OTHER_WAY: &[&str] = &[
+    "illegal",
+    "not legal",
+    "not allowed",
+    "forbidden",
+    "against the rules",
+    "correct",
+    "right",
+    "wrong",
+    "bug",
+    "cheat",
+];
+
+/// The opening of the verdict on a move: "Yes." or "No." when the question asks whether the
+/// move may be played, the verdict in words otherwise.
+fn verdict_opening(ask: &PositionAsk, mv: &str, legal: bool) -> String {
+    let other_way = ASKED_THE_OTHER_WAY.iter().any(|w| ask.lower.contains(w));
+    match (other_way, legal) {
+        (false, true) => "Yes.".to_string(),
+        (false, false) => "No.".to_string(),
+        (true, true) => format!("{mv} is legal here."),
+        (true, false) => format!("{mv} is illegal here."),
+    }
+}
+
 /// The checker's verdict on one move, with its claim.
 pub fn legal_move(ask: &PositionAsk, mv: &str) -> Ruled {
     let mut ruled = match &ask.report.move_check {
         Some(mc) => {
-            let mut r = Ruled::new(if mc.legal {
-                format!("Yes. {}", mc.reason)
-            } else {
-                format!("No. {}", mc.reason)
-            });
+            let mut r = Ruled::new(format!(
+                "{} {}",
+                verdict_opening(ask, mv, mc.legal),
+                mc.reason
+            ));
             r.cite(mc.articles.iter().cloned());
             r
         }
