@@ -99,10 +99,14 @@ fn position_answers_are_confirmed_by_verify() {
             && a["topic"] != "touch-move"
         {
             let yes = first["value"] == true;
+            // A move asked about as illegal ("Is Kd2 illegal?") has its verdict in words.
+            let first_sentence = lead.split(". ").next().unwrap_or_default();
             let ok = if yes {
-                lead.starts_with("Yes")
+                lead.starts_with("Yes") || first_sentence.ends_with(" is legal here")
             } else {
-                lead.starts_with("No") || lead.starts_with("Not")
+                lead.starts_with("No")
+                    || lead.starts_with("Not")
+                    || first_sentence.ends_with(" is illegal here")
             };
             if !ok {
                 failures.push(format!(

@@ -3,6 +3,9 @@
 //! part, the deciding article cited first. When nothing fits well, the answer says so and names
 //! the closest rulings instead of reciting a random passage.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
 use rustc_hash::FxHashMap;
 
 use crate::rulebook::{PageKind, Passage, RulingMeta, Setting, article_matches};
@@ -476,15 +479,18 @@ impl Arbiter {
     }
 
     /// One paragraph for each matched part, in order ([`Arbiter::paragraph`]).
-    fn paragraphs(
-        &self,
-        chosen: &[PartMatch],
-        kind: QuestionKind,
-        position_given: bool,
-    ) -> Vec<String> {
+    fn paragraphs(&self, chosen: &[PartMatch], frame: &Frame, position_given: bool) -> Vec<String> {
+        let asked = Permission::asked_in(&frame.lower);
         chosen
             .iter()
-            .map(|m| self.paragraph(&self.book.passages[m.passage], kind, position_given))
+            .map(|m| {
+                let p = &self.book.passages[m.passage];
+                let text = self.paragraph(p, frame.kind, position_given);
+                match (asked, Permission::asked_in(&p.title.to_lowercase())) {
+                    (Some(asked), Some(written)) if asked != written => said_in_words(&text),
+                    _ => text,
+                }
+            })
             .collect()
     }
 
@@ -500,7 +506,7 @@ impl Arbiter {
         if chosen.is_empty() {
             return None;
         }
-        let text = self.paragraphs(&chosen, frame.kind, true).join(" ");
+        let text = self.paragraphs(&chosen, &frame, true).join(" ");
         let articles = self.ordered_articles(&chosen, None);
         Some(super::position::Reading {
             text,
@@ -541,7 +547,7 @@ impl Arbiter {
         if chosen.is_empty() && by_material.is_none() {
             return self.not_sure(frame, &whole_hits, meaningful);
         }
-        let mut paragraphs = self.paragraphs(&chosen, frame.kind, false);
+        let mut paragraphs = self.paragraphs(&chosen, frame, false);
         if let Some(verdict) = &by_material {
             let at = if verdict_leads { 0 } else { paragraphs.len() };
             paragraphs.insert(at, verdict.paragraph());
@@ -646,6 +652,54 @@ impl Arbiter {
     }
 }
 
+/// Which way a question about permission is put: whether something may be done ("Can I…?",
+/// "Is it allowed…?") or whether it is forbidden ("Is it illegal…?", "Is it against the
+/// rules…?"). A ruling's "Yes" answers one of them and means the opposite for the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Permission {
+    MayIt,
+    IsItForbidden,
+}
+
+impl Permission {
+    fn asked_in(lower: &str) -> Option<Permission> {
+        static FORBIDDEN: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"\b(is|was|would) (it|that|this)( really)? (illegal|against the rules|forbidden|not allowed|prohibited|cheating)\b")
+                .expect("valid regex")
+        });
+        static MAY: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"\b(is|was) (it|that|this) (allowed|legal|permitted)\b|\b(am|was) i allowed\b|^\s*(can|may) (i|you|he|she|we|a|an|the|my|white|black)\b")
+                .expect("valid regex")
+        });
+        let forbidden = FORBIDDEN.is_match(lower);
+        let may = MAY.is_match(lower);
+        match (forbidden, may) {
+            (true, false) => Some(Permission::IsItForbidden),
+            (false, true) => Some(Permission::MayIt),
+            _ => None,
+        }
+    }
+}
+
+/// A ruling's bare "Yes"/"No", written for a question put the other way round ("Can I…?"
+/// asked as "Is it illegal to…?"), said in words instead: "Yes" granted permission, "No"
+/// refused it.
+fn said_in_words(text: &str) -> String {
+    for (opening, words) in [
+        ("Yes: ", "It is allowed: "),
+        ("Yes, ", "It is allowed: "),
+        ("Yes. ", "It is allowed. "),
+        ("No: ", "It is not allowed: "),
+        ("No, ", "It is not allowed: "),
+        ("No. ", "It is not allowed. "),
+    ] {
+        if let Some(rest) = text.strip_prefix(opening) {
+            return format!("{words}{rest}");
+        }
+    }
+    text.to_string()
+}
+
 /// A ruling written for a yes/no question ("Yes: the owner of the phone loses…") asked as
 /// "who loses?" or "what happens?": the bare "Yes" (or "No:") goes, the decision stays. A
 /// ruling written for a "why" question ("Because what must occur…") keeps its "Because" only
@@ -723,6 +777,39 @@ fn reads_like_contents(sentence: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_yes_or_no_written_for_the_other_way_of_asking_is_said_in_words() {
+        use Permission::*;
+        assert_eq!(
+            Permission::asked_in("is it illegal to castle out of check?"),
+            Some(IsItForbidden)
+        );
+        assert_eq!(
+            Permission::asked_in("can a pawn move backwards?"),
+            Some(MayIt)
+        );
+        assert_eq!(
+            Permission::asked_in("is it allowed to castle twice?"),
+            Some(MayIt)
+        );
+        assert_eq!(
+            Permission::asked_in("what happens after an illegal move?"),
+            None
+        );
+        assert_eq!(
+            said_in_words("No: a pawn never retreats."),
+            "It is not allowed: a pawn never retreats."
+        );
+        assert_eq!(
+            said_in_words("Yes, once per game."),
+            "It is allowed: once per game."
+        );
+        assert_eq!(
+            said_in_words("Only with the arbiter's permission."),
+            "Only with the arbiter's permission."
+        );
+    }
 
     #[test]
     fn a_much_surer_later_part_answers_first() {
