@@ -65,6 +65,10 @@ const ABOUT_RULES: &[&str] = &[
     "illegal",
     "permitted",
     "fide",
+    "notation",
+    "can't happen",
+    "cannot happen",
+    "impossible",
 ];
 
 /// Whether a question is about playing chess well rather than about its rules.
