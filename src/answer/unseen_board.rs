@@ -11,7 +11,10 @@ const POINTING: &[&str] = &[
     " this?",
     " this ",
     " here",
-    " that move",
+    " that move?",
+    " that move ",
+    " that move.",
+    " that move,",
     " that legal",
     " this position",
     " it mate",
@@ -99,6 +102,8 @@ mod tests {
             "My opponent says this is stalemate. Is he right?",
             "Can I castle if my rook is attacked?",
             "is it stalemate if I can only move my pawn",
+            "can you en passant a pawn that moved one square",
+            "can you castle with the rook that moved back",
         ] {
             assert!(!points_at_unseen_board(&Frame::read(q)), "{q}");
         }
