@@ -719,7 +719,7 @@ fn fit_opening(text: &str, kind: QuestionKind) -> String {
     ) {
         return text.to_string();
     }
-    for opening in ["Yes: ", "Yes, ", "Yes. ", "No: "] {
+    for opening in ["Yes: ", "Yes, ", "Yes. ", "No: ", "No, ", "No. "] {
         if let Some(rest) = text.strip_prefix(opening)
             && !rest.is_empty()
         {
