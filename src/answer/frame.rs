@@ -122,7 +122,11 @@ fn castle_as_rook(text: &str) -> std::borrow::Cow<'_, str> {
         "rule",
         "rules",
     ];
-    if !text.to_ascii_lowercase().contains("castle") {
+    let names_castle = text
+        .as_bytes()
+        .windows("castle".len())
+        .any(|w| w.eq_ignore_ascii_case(b"castle"));
+    if !names_castle {
         return std::borrow::Cow::Borrowed(text);
     }
     PIECE.replace_all(text, |c: &regex::Captures| {

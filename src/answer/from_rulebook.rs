@@ -685,19 +685,33 @@ impl Permission {
 /// asked as "Is it illegal to…?"), said in words instead: "Yes" granted permission, "No"
 /// refused it.
 fn said_in_words(text: &str) -> String {
-    for (opening, words) in [
-        ("Yes: ", "It is allowed: "),
-        ("Yes, ", "It is allowed: "),
-        ("Yes. ", "It is allowed. "),
-        ("No: ", "It is not allowed: "),
-        ("No, ", "It is not allowed: "),
-        ("No. ", "It is not allowed. "),
-    ] {
-        if let Some(rest) = text.strip_prefix(opening) {
-            return format!("{words}{rest}");
+    match bare_yes_or_no(text) {
+        Some((yes, mark, rest)) => {
+            let verdict = if yes {
+                "It is allowed"
+            } else {
+                "It is not allowed"
+            };
+            let mark = if mark == '.' { '.' } else { ':' };
+            format!("{verdict}{mark} {rest}")
         }
+        None => text.to_string(),
     }
-    text.to_string()
+}
+
+/// A text's bare "Yes" or "No" opening ("Yes: …", "No, …", "No. …"): whether it says yes, the
+/// mark after it, and the rest of the text.
+fn bare_yes_or_no(text: &str) -> Option<(bool, char, &str)> {
+    let (yes, after) = match text.strip_prefix("Yes") {
+        Some(after) => (true, after),
+        None => (false, text.strip_prefix("No")?),
+    };
+    let mark = after
+        .chars()
+        .next()
+        .filter(|c| matches!(c, ':' | ',' | '.'))?;
+    let rest = after[mark.len_utf8()..].strip_prefix(' ')?;
+    Some((yes, mark, rest))
 }
 
 /// A ruling written for a yes/no question ("Yes: the owner of the phone loses…") asked as
@@ -719,14 +733,10 @@ fn fit_opening(text: &str, kind: QuestionKind) -> String {
     ) {
         return text.to_string();
     }
-    for opening in ["Yes: ", "Yes, ", "Yes. ", "No: ", "No, ", "No. "] {
-        if let Some(rest) = text.strip_prefix(opening)
-            && !rest.is_empty()
-        {
-            return crate::rules::castling::capitalise_first(rest);
-        }
+    match bare_yes_or_no(text) {
+        Some((_, _, rest)) if !rest.is_empty() => crate::rules::castling::capitalise_first(rest),
+        _ => text.to_string(),
     }
-    text.to_string()
 }
 
 /// The sentences of a text (article numbers and "e.p." do not end a sentence).

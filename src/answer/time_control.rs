@@ -1,9 +1,10 @@
 //! "Is a game of exactly 15 minutes rapid or blitz?", "does 10+5 count as blitz?": a time
 //! control the question asks to classify, classified by the rule of A.1 and B.1 rather than
 //! by the ruling whose example numbers happen to be nearest. "What does 5+2 mean?": a time
-//! control the question asks to have explained, read out (6.3.1) and classified the same way. The base time in minutes plus 60
-//! times the increment in seconds (in minutes: base + increment) decides: 10 or less is blitz,
-//! more than 10 and less than 60 rapid, 60 or more standard.
+//! control the question asks to have explained, read out (6.3.1) and classified the same way.
+//! The base time in minutes plus 60 times the increment in seconds (in minutes: base +
+//! increment) decides: 10 or less is blitz, more than 10 and less than 60 rapid, 60 or more
+//! standard.
 
 use std::sync::LazyLock;
 
@@ -97,7 +98,8 @@ const NOT_UNDERSTOOD: &[&str] = &[
     "do not understand what",
 ];
 
-/// A time control: "15+10", "15|10", "5' + 2\""," "15 minutes", "15 min plus 10 seconds", "G/45", "G/30;+5".
+/// A time control: "15+10", "15|10", "5' + 2\"", "15 minutes", "15 min plus 10 seconds", "G/45",
+/// "G/30;+5".
 static CONTROL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?x)
