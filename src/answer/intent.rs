@@ -148,6 +148,19 @@ const TOPIC_WORDS: &[(Topic, &[&str])] = &[
             "enpassant",
             "en passent",
             "passant",
+            // The capture told without its name: a pawn that came two squares beside ours.
+            "in passing",
+            "two squares next to",
+            "two squares beside",
+            "2 squares next to",
+            "2 squares beside",
+            "jumped past my pawn",
+            "pawn that just jumped past",
+            "skipped past my pawn",
+            "landed beside my",
+            "landed next to my",
+            "lands beside my",
+            "lands next to my",
         ],
     ),
     (
@@ -426,6 +439,14 @@ mod tests {
         assert!(i.opponent);
         let i = understand("Can I take exd6 e.p.?");
         assert_eq!(i.topic, Topic::EnPassant);
+        // En passant told without its name.
+        for told in [
+            "He just pushed his pawn two squares next to mine. Can I take it?",
+            "His pawn moved two squares and landed beside my pawn, can I capture it?",
+            "Can I take the pawn that just jumped past mine?",
+        ] {
+            assert_eq!(understand(told).topic, Topic::EnPassant, "{told}");
+        }
         assert_eq!(understand("what is touch move").topic, Topic::General);
         assert_eq!(
             understand("Can I claim a draw by threefold repetition?").topic,
