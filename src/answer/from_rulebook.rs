@@ -3,9 +3,6 @@
 //! part, the deciding article cited first. When nothing fits well, the answer says so and names
 //! the closest rulings instead of reciting a random passage.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
 use rustc_hash::FxHashMap;
 
 use crate::rulebook::{PageKind, Passage, RulingMeta, Setting, article_matches};
@@ -15,6 +12,7 @@ use super::actors::FLAG_VERBS;
 use super::flag_by_material::FlagByMaterial;
 use super::frame::{Frame, QuestionKind};
 use super::matcher::RankWeights;
+use super::polarity::{Permission, bare_yes_or_no, said_in_words};
 use super::{Answer, Arbiter, Basis};
 
 /// The weights of the match between a question and the rulebook. The defaults are what
@@ -486,7 +484,7 @@ impl Arbiter {
             .map(|m| {
                 let p = &self.book.passages[m.passage];
                 let text = self.paragraph(p, frame.kind, position_given);
-                match (asked, Permission::asked_in(&p.title.to_lowercase())) {
+                match (asked, Permission::of_heading(&p.title.to_lowercase())) {
                     (Some(asked), Some(written)) if asked != written => said_in_words(&text),
                     _ => text,
                 }
@@ -652,68 +650,6 @@ impl Arbiter {
     }
 }
 
-/// Which way a question about permission is put: whether something may be done ("Can I…?",
-/// "Is it allowed…?") or whether it is forbidden ("Is it illegal…?", "Is it against the
-/// rules…?"). A ruling's "Yes" answers one of them and means the opposite for the other.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Permission {
-    MayIt,
-    IsItForbidden,
-}
-
-impl Permission {
-    fn asked_in(lower: &str) -> Option<Permission> {
-        static FORBIDDEN: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"\b(is|was|would) (it|that|this)( really)? (illegal|against the rules|forbidden|not allowed|prohibited|cheating)\b")
-                .expect("valid regex")
-        });
-        static MAY: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"\b(is|was) (it|that|this) (allowed|legal|permitted)\b|\b(am|was) i allowed\b|^\s*(can|may) (i|you|he|she|we|a|an|the|my|white|black)\b")
-                .expect("valid regex")
-        });
-        let forbidden = FORBIDDEN.is_match(lower);
-        let may = MAY.is_match(lower);
-        match (forbidden, may) {
-            (true, false) => Some(Permission::IsItForbidden),
-            (false, true) => Some(Permission::MayIt),
-            _ => None,
-        }
-    }
-}
-
-/// A ruling's bare "Yes"/"No", written for a question put the other way round ("Can I…?"
-/// asked as "Is it illegal to…?"), said in words instead: "Yes" granted permission, "No"
-/// refused it.
-fn said_in_words(text: &str) -> String {
-    match bare_yes_or_no(text) {
-        Some((yes, mark, rest)) => {
-            let verdict = if yes {
-                "It is allowed"
-            } else {
-                "It is not allowed"
-            };
-            let mark = if mark == '.' { '.' } else { ':' };
-            format!("{verdict}{mark} {rest}")
-        }
-        None => text.to_string(),
-    }
-}
-
-/// A text's bare "Yes" or "No" opening ("Yes: …", "No, …", "No. …"): whether it says yes, the
-/// mark after it, and the rest of the text.
-fn bare_yes_or_no(text: &str) -> Option<(bool, char, &str)> {
-    let (yes, after) = match text.strip_prefix("Yes") {
-        Some(after) => (true, after),
-        None => (false, text.strip_prefix("No")?),
-    };
-    let mark = after
-        .chars()
-        .next()
-        .filter(|c| matches!(c, ':' | ',' | '.'))?;
-    let rest = after[mark.len_utf8()..].strip_prefix(' ')?;
-    Some((yes, mark, rest))
-}
-
 /// A ruling written for a yes/no question ("Yes: the owner of the phone loses…") asked as
 /// "who loses?" or "what happens?": the bare "Yes" (or "No:") goes, the decision stays. A
 /// ruling written for a "why" question ("Because what must occur…") keeps its "Because" only
@@ -787,39 +723,6 @@ fn reads_like_contents(sentence: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_yes_or_no_written_for_the_other_way_of_asking_is_said_in_words() {
-        use Permission::*;
-        assert_eq!(
-            Permission::asked_in("is it illegal to castle out of check?"),
-            Some(IsItForbidden)
-        );
-        assert_eq!(
-            Permission::asked_in("can a pawn move backwards?"),
-            Some(MayIt)
-        );
-        assert_eq!(
-            Permission::asked_in("is it allowed to castle twice?"),
-            Some(MayIt)
-        );
-        assert_eq!(
-            Permission::asked_in("what happens after an illegal move?"),
-            None
-        );
-        assert_eq!(
-            said_in_words("No: a pawn never retreats."),
-            "It is not allowed: a pawn never retreats."
-        );
-        assert_eq!(
-            said_in_words("Yes, once per game."),
-            "It is allowed: once per game."
-        );
-        assert_eq!(
-            said_in_words("Only with the arbiter's permission."),
-            "Only with the arbiter's permission."
-        );
-    }
 
     #[test]
     fn a_much_surer_later_part_answers_first() {

@@ -16,6 +16,7 @@ pub use from_rulebook::MatchTuning;
 pub mod intent;
 pub mod matcher;
 mod not_the_rules;
+pub mod polarity;
 pub mod position;
 pub mod request;
 pub mod semantic;

@@ -4,6 +4,7 @@
 use super::{PositionAsk, PositionRuling, Ruled};
 use crate::answer::claims::ClaimSubject;
 use crate::answer::intent::Topic;
+use crate::answer::polarity::Permission;
 
 pub struct Legality;
 
@@ -22,31 +23,16 @@ impl PositionRuling for Legality {
     }
 }
 
-/// Words that ask whether a move is wrong rather than whether it may be played ("Is Kd2
-/// illegal?", "Is the program correct to refuse it?"): a bare "Yes" or "No" would answer the
-/// opposite question, so the verdict is said in words.
-const ASKED_THE_OTHER_WAY: &[&str] = &[
-    "illegal",
-    "not legal",
-    "not allowed",
-    "forbidden",
-    "against the rules",
-    "correct",
-    "right",
-    "wrong",
-    "bug",
-    "cheat",
-];
-
 /// The opening of the verdict on a move: "Yes." or "No." when the question asks whether the
-/// move may be played, the verdict in words otherwise.
+/// move may be played ("Can I play Kd2?", "Is Kd2 legal?"), the verdict in words otherwise, where a
+/// bare "Yes" could answer the opposite question ("Is Kd2 illegal?", "Is the program right to
+/// refuse it?").
 fn verdict_opening(ask: &PositionAsk, mv: &str, legal: bool) -> String {
-    let other_way = ASKED_THE_OTHER_WAY.iter().any(|w| ask.lower.contains(w));
-    match (other_way, legal) {
-        (false, true) => "Yes.".to_string(),
-        (false, false) => "No.".to_string(),
-        (true, true) => format!("{mv} is legal here."),
-        (true, false) => format!("{mv} is illegal here."),
+    match (Permission::asked_in(&ask.lower), legal) {
+        (Some(Permission::MayIt), true) => "Yes.".to_string(),
+        (Some(Permission::MayIt), false) => "No.".to_string(),
+        (_, true) => format!("{mv} is legal here."),
+        (_, false) => format!("{mv} is illegal here."),
     }
 }
 

@@ -1,0 +1,141 @@
+//! Which way a yes/no question is put. "Can I castle out of check?" and "Is it illegal to castle
+//! out of check?" ask the same thing, and a bare "Yes" answers one of them and means the opposite
+//! for the other. The rulings (whose headings are put one way) and the position layer's verdict on
+//! a move both read the question here, and say a verdict in words when a bare "Yes" or "No" would
+//! mislead.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// Which way a question about permission is put: whether something may be done ("Can I…?",
+/// "Is it allowed…?") or whether it is forbidden ("Is it illegal…?", "Is it against the
+/// rules…?"). A ruling's "Yes" answers one of them and means the opposite for the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Permission {
+    /// "Can I…?", "Is it allowed…?", "Is Nxe5 legal?": a "Yes" grants.
+    MayIt,
+    /// "Is it illegal…?", "Is it against the rules…?", "Is Kd2 illegal?": a "Yes" forbids.
+    IsItForbidden,
+}
+
+/// A move as the question names it ("nxe5", "kd2", "o-o", "e8=q"), asked about like "it" ("is
+/// kd2 illegal?").
+const MOVE: &str = r"[kqrbn]?[a-h]?[1-8]?x?[a-h][1-8](=?[qrbn])?[+#]?|o-o(-o)?|0-0(-0)?|castling";
+
+impl Permission {
+    /// How a lower-cased question is put; `None` when it asks neither way or both ("is it legal
+    /// or illegal?"), or asks something else ("what happens…?"). "Can I…?" counts at the start of
+    /// any of its sentences ("I played Qh5. Can he play Nc6?").
+    pub fn asked_in(lower: &str) -> Option<Permission> {
+        static MAY_SENTENCE: LazyLock<Regex> = LazyLock::new(|| may(r"(^|[.?!;]\s)\s*(can|may)"));
+        Permission::read(lower, &MAY_SENTENCE)
+    }
+
+    /// How a ruling's lower-cased heading is put. "Can I…?" counts only when the heading is that
+    /// question: in "My opponent made an illegal move. Can I claim a win?" the ruling's "No" is
+    /// about the claim, not about the move a question may call illegal.
+    pub fn of_heading(lower: &str) -> Option<Permission> {
+        static MAY_HEADING: LazyLock<Regex> = LazyLock::new(|| may(r"^\s*(can|may)"));
+        Permission::read(lower, &MAY_HEADING)
+    }
+
+    fn read(lower: &str, may: &Regex) -> Option<Permission> {
+        static FORBIDDEN: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(&format!(r"\b(is|was|would) (it|that|this|{MOVE})( really)? (illegal|against the rules|forbidden|not allowed|prohibited|cheating)\b"))
+                .expect("valid regex")
+        });
+        match (FORBIDDEN.is_match(lower), may.is_match(lower)) {
+            (true, false) => Some(Permission::IsItForbidden),
+            (false, true) => Some(Permission::MayIt),
+            _ => None,
+        }
+    }
+}
+
+/// The words that ask whether something may be done, with `can_may` where "can I" / "may I" may
+/// stand.
+fn may(can_may: &str) -> Regex {
+    Regex::new(&format!(
+        r"\b(is|was) (it|that|this|{MOVE}) (allowed|legal|permitted)\b|\b(am|was) i allowed\b|{can_may} (i|you|he|she|we|a|an|the|my|white|black)\b"
+    ))
+    .expect("valid regex")
+}
+
+/// A ruling's bare "Yes"/"No", written for a question put the other way round ("Can I…?"
+/// asked as "Is it illegal to…?"), said in words instead: "Yes" granted permission, "No"
+/// refused it.
+pub(super) fn said_in_words(text: &str) -> String {
+    match bare_yes_or_no(text) {
+        Some((yes, mark, rest)) => {
+            let verdict = if yes {
+                "It is allowed"
+            } else {
+                "It is not allowed"
+            };
+            let mark = if mark == '.' { '.' } else { ':' };
+            format!("{verdict}{mark} {rest}")
+        }
+        None => text.to_string(),
+    }
+}
+
+/// A text's bare "Yes" or "No" opening ("Yes: …", "No, …", "No. …"): whether it says yes, the
+/// mark after it, and the rest of the text.
+pub(super) fn bare_yes_or_no(text: &str) -> Option<(bool, char, &str)> {
+    let (yes, after) = match text.strip_prefix("Yes") {
+        Some(after) => (true, after),
+        None => (false, text.strip_prefix("No")?),
+    };
+    let mark = after
+        .chars()
+        .next()
+        .filter(|c| matches!(c, ':' | ',' | '.'))?;
+    let rest = after[mark.len_utf8()..].strip_prefix(' ')?;
+    Some((yes, mark, rest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_yes_or_no_written_for_the_other_way_of_asking_is_said_in_words() {
+        use Permission::*;
+        assert_eq!(
+            Permission::asked_in("is it illegal to castle out of check?"),
+            Some(IsItForbidden)
+        );
+        assert_eq!(
+            Permission::asked_in("can a pawn move backwards?"),
+            Some(MayIt)
+        );
+        assert_eq!(
+            Permission::asked_in("is it allowed to castle twice?"),
+            Some(MayIt)
+        );
+        assert_eq!(
+            Permission::asked_in("what happens after an illegal move?"),
+            None
+        );
+        assert_eq!(
+            Permission::asked_in("i played qh5. can he play nc6?"),
+            Some(MayIt)
+        );
+        assert_eq!(Permission::asked_in("is kd2 illegal?"), Some(IsItForbidden));
+        assert_eq!(Permission::asked_in("is o-o legal here?"), Some(MayIt));
+        assert_eq!(Permission::asked_in("this is not allowed, is it?"), None);
+        assert_eq!(
+            said_in_words("No: a pawn never retreats."),
+            "It is not allowed: a pawn never retreats."
+        );
+        assert_eq!(
+            said_in_words("Yes, once per game."),
+            "It is allowed: once per game."
+        );
+        assert_eq!(
+            said_in_words("Only with the arbiter's permission."),
+            "Only with the arbiter's permission."
+        );
+    }
+}
