@@ -710,7 +710,8 @@ pub fn settings_in(q: &str) -> Vec<Setting> {
 /// looking something up online ("I couldn't find anything online", "I read online that…")
 /// says where the asker searched, not that the game was played online; "blitz" as a verb ("to
 /// blitz moves on the opponent's time", "blitzing out") is about playing fast, in any game;
-/// "Hello chess.com" greets a forum.
+/// "Hello chess.com" greets a forum; "not a rapid or blitz game" names the settings the game
+/// was not played in.
 fn without_false_setting_cues(q: &str) -> std::borrow::Cow<'_, str> {
     static FALSE_CUES: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
@@ -720,11 +721,16 @@ fn without_false_setting_cues(q: &str) -> std::borrow::Cow<'_, str> {
             | \bonline\s+(?:that|sources?|articles?|resources?|research|says?|said|forums?)\b
             | \bto\s+blitz\b | \bblitz(?:ing|ed)\b | \bblitz\s+(?:out\s+)?(?:his|her|my|their|your)?\s*moves\b
             | \b(?:hello|hi|hey|dear|thanks|thank\ you)\s*,?\s+chess\.com\b
-            | \bchess\.com\s+(?:community|forums?|members|users)\b",
+            | \bchess\.com\s+(?:community|forums?|members|users)\b
+            | \b(?:not|isn't|wasn't|non-?)\s*(?:an?\s+)?(?:rapid|blitz|bullet|online)
+              (?:\s+(?:or|nor)\s+(?:rapid|blitz|bullet|online))?\b",
         )
         .expect("valid regex")
     });
-    if q.contains("online") || q.contains("blitz") || q.contains("chess.com") {
+    if ["online", "blitz", "chess.com", "rapid", "bullet"]
+        .iter()
+        .any(|cue| q.contains(cue))
+    {
         FALSE_CUES.replace_all(q, " ")
     } else {
         std::borrow::Cow::Borrowed(q)
@@ -920,6 +926,11 @@ mod tests {
                 .contains(&Setting::Online)
         );
         assert!(settings_in("a blitz game: can he blitz out moves?").contains(&Setting::Blitz));
+        assert_eq!(
+            settings_in("normal chess rules, so not a rapid or blitz game. he flagged"),
+            []
+        );
+        assert_eq!(settings_in("a rapid game, not blitz"), [Setting::Rapid]);
     }
 
     /// `extra`, then every passage's text and `more` of each passage, lower case: the texts
