@@ -485,7 +485,9 @@ impl Arbiter {
                 let p = &self.book.passages[m.passage];
                 let text = self.paragraph(p, frame.kind, position_given);
                 match (asked, Permission::of_heading(&p.title.to_lowercase())) {
-                    (Some(asked), Some(written)) if asked != written => said_in_words(&text),
+                    (Some(asked), Some(written)) if asked != written => {
+                        said_in_words(&text, written)
+                    }
                     _ => text,
                 }
             })

@@ -62,13 +62,14 @@ fn may(can_may: &str) -> Regex {
     .expect("valid regex")
 }
 
-/// A ruling's bare "Yes"/"No", written for a question put the other way round ("Can I…?"
-/// asked as "Is it illegal to…?"), said in words instead: "Yes" granted permission, "No"
-/// refused it.
-pub(super) fn said_in_words(text: &str) -> String {
+/// A ruling's bare "Yes"/"No", written for a question put the other way round, said in words
+/// instead. `written`: how the ruling's heading is put. Under "Can I…?" a "Yes" grants
+/// permission; under "Is it illegal to…?" a "Yes" refuses it.
+pub(super) fn said_in_words(text: &str, written: Permission) -> String {
     match bare_yes_or_no(text) {
         Some((yes, mark, rest)) => {
-            let verdict = if yes {
+            let allowed = yes == (written == Permission::MayIt);
+            let verdict = if allowed {
                 "It is allowed"
             } else {
                 "It is not allowed"
@@ -126,16 +127,21 @@ mod tests {
         assert_eq!(Permission::asked_in("is o-o legal here?"), Some(MayIt));
         assert_eq!(Permission::asked_in("this is not allowed, is it?"), None);
         assert_eq!(
-            said_in_words("No: a pawn never retreats."),
+            said_in_words("No: a pawn never retreats.", MayIt),
             "It is not allowed: a pawn never retreats."
         );
         assert_eq!(
-            said_in_words("Yes, once per game."),
+            said_in_words("Yes, once per game.", MayIt),
             "It is allowed: once per game."
         );
         assert_eq!(
-            said_in_words("Only with the arbiter's permission."),
+            said_in_words("Only with the arbiter's permission.", MayIt),
             "Only with the arbiter's permission."
+        );
+        // Under "Is it illegal to take the king?", "Yes" forbids.
+        assert_eq!(
+            said_in_words("Yes: capturing the king is never legal.", IsItForbidden),
+            "It is not allowed: capturing the king is never legal."
         );
     }
 }
