@@ -101,6 +101,17 @@ impl Frame {
     }
 }
 
+/// "Opp", players' slang for the opponent ("opp flagged", "my opp's queen"), written out, so that
+/// the actors and the rulings read it as they read "opponent".
+fn opp_as_opponent(text: &str) -> std::borrow::Cow<'_, str> {
+    static OPP: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\b([Oo])pp(s|'s)?\b").expect("valid regex"));
+    if !text.contains("pp") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    OPP.replace_all(text, "${1}pponent$2")
+}
+
 /// "Castle" used as a name for the rook ("can a pawn take the castle?", "his other castle")
 /// written as "rook": after a determiner it names a piece, unless a word of castling follows
 /// ("the castle rights", "a castle kingside").
@@ -147,6 +158,7 @@ fn castle_as_rook(text: &str) -> std::borrow::Cow<'_, str> {
 /// names, so that matching sees "king and rook". A lone "B" counts as a bishop only when a
 /// lone "K" is there too (otherwise it is more likely "player B").
 pub fn spell_out_pieces(text: &str) -> String {
+    let text = &opp_as_opponent(text);
     let text = &castle_as_rook(text);
     let is_letter_token = |t: &str, l: &str| t == l;
     let tokens: Vec<&str> = text
@@ -889,6 +901,14 @@ mod tests {
         assert_eq!(
             spell_out_pieces("can a pawn take the castle if his other castle backs him up?"),
             "can a pawn take the rook if his other rook backs him up?"
+        );
+        assert_eq!(
+            spell_out_pieces("opp flagged, my opp's queen and the opps"),
+            "opponent flagged, my opponent's queen and the opponents"
+        );
+        assert_eq!(
+            spell_out_pieces("the opposite colour"),
+            "the opposite colour"
         );
         for q in [
             "can I castle out of check?",
