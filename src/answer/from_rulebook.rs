@@ -274,6 +274,11 @@ impl Arbiter {
                 }
             }
         }
+        // A question that is one of a ruling's own phrasings, word for word, is what the
+        // rulebook's maintainers mapped to it: it ranks as the search's best hit.
+        if let Some(passage) = self.matcher.phrased_exactly(part) {
+            found.entry(passage).or_default().1 = 1.0;
+        }
         let time_unasked = !mentions_time(&frame.lower);
         let mut out: Vec<Candidate> = found
             .into_iter()

@@ -155,6 +155,9 @@ pub struct RulingMatcher {
     /// The stem of every word of the rulings, looked up instead of stemming a question's
     /// words again (most of them are the rulings' words).
     known_stems: FxHashMap<String, String>,
+    /// Each heading and `asked:` line, as [`plain_words`] writes it, and its ruling's passage
+    /// (the first ruling, should two share one).
+    exact: FxHashMap<String, usize>,
 }
 
 const COLOUR_WEIGHT: f32 = 0.7;
@@ -505,11 +508,15 @@ impl RulingMatcher {
             s
         };
         let mut rulings = Vec::new();
+        let mut exact: FxHashMap<String, usize> = FxHashMap::default();
         let mut phrasings: Vec<Vec<u32>> = Vec::new();
         let mut bodies: Vec<Vec<u32>> = Vec::new();
         for (i, p) in book.passages.iter().enumerate() {
             if p.ruling.is_none() {
                 continue;
+            }
+            for q in p.phrasings() {
+                exact.entry(plain_words(q)).or_insert(i);
             }
             let first = phrasings.len();
             phrasings.extend(p.phrasings().map(|q| {
@@ -552,6 +559,7 @@ impl RulingMatcher {
             meaning_scales: Vec::new(),
             unknown_weight: (1.0 + n).ln() * 0.5,
             known_stems,
+            exact,
         };
         matcher.phrasing_ruling = rulings
             .iter()
@@ -561,6 +569,11 @@ impl RulingMatcher {
         matcher.rulings = rulings;
         matcher.store_meanings(book);
         matcher
+    }
+
+    /// The ruling (its passage) one of whose phrasings the question is, word for word.
+    pub fn phrased_exactly(&self, question: &str) -> Option<usize> {
+        self.exact.get(&plain_words(question)).copied()
     }
 
     /// Every phrasing's meaning, quantised, in the order of the phrasing tables.
@@ -957,6 +970,16 @@ fn dots_portable(all: &[i8], q: &[i16]) -> Vec<i32> {
         out.push(sum);
     }
     out
+}
+
+/// A text's words, lower-cased and joined by single spaces, punctuation dropped: how a question
+/// is compared with a ruling's phrasings for an exact match.
+fn plain_words(text: &str) -> String {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]
