@@ -203,8 +203,9 @@ fn yes_or_no_answers_one_polarity_of_question() {
         let phrasings: Vec<&str> = std::iter::once(p.title.as_str())
             .chain(meta.asked.iter().map(String::as_str))
             .collect();
-        // Read as the answer layer reads them (`Permission`, which decides when a bare Yes/No is
-        // said in words instead).
+        // Read with the answer layer's reader of a question (`Permission::asked_in`, which with
+        // `Permission::of_heading` decides when a bare Yes/No is said in words), the heading
+        // too: stricter than the answer layer, which reads a heading only as a whole question.
         let asked = |way| {
             phrasings
                 .iter()

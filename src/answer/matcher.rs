@@ -975,11 +975,7 @@ fn dots_portable(all: &[i8], q: &[i16]) -> Vec<i32> {
 /// A text's words, lower-cased and joined by single spaces, punctuation dropped: how a question
 /// is compared with a ruling's phrasings for an exact match.
 fn plain_words(text: &str) -> String {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect::<Vec<_>>()
-        .join(" ")
+    crate::search::words(text).collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]

@@ -669,8 +669,9 @@ fn notation_words(query: &str) -> Vec<String> {
     out
 }
 
-/// The words of a text, lower-cased, for the spelling corrector.
-fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+/// The words of a text, lower-cased, punctuation dropped (for the spelling corrector, and for
+/// the answer layer's exact match of a question with a ruling's phrasing).
+pub(crate) fn words(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)

@@ -12,5 +12,6 @@ mod index;
 mod postings;
 mod vocabulary;
 
+pub(crate) use index::words;
 pub use index::{Hit, IndexError, MatchedBy, SearchIndex, SearchMode, Tuning};
 pub use vocabulary::Vocabulary;
