@@ -598,6 +598,12 @@ impl Arbiter {
         let topic = match frame.intent.topic {
             _ if described.is_some() && disputed.is_none() => Topic::MoveLegality,
             Topic::MoveLegality if tested_move.is_none() => Topic::General,
+            Topic::General
+                if tested_move.is_none()
+                    && position::described::asks_for_en_passant(&frame.lower, game.current()) =>
+            {
+                Topic::EnPassant
+            }
             t => t,
         };
         let report = self.position_report(&game, tested_move.as_deref(), topic);

@@ -16,6 +16,21 @@ pub fn capture(lower: &str, pos: &Chess) -> Option<String> {
     capture_of_piece(lower, pos).or_else(|| capture_on_square(lower, pos))
 }
 
+/// "Can I take it with my e5 pawn?" just after an enemy pawn's two-square advance beside one of
+/// ours: a pawn capture asked about in words, with an en passant capture legal on the board and
+/// no other piece named, asks for that capture.
+pub fn asks_for_en_passant(lower: &str, pos: &Chess) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"\b(?:take|capture|takes|captures|eat|grab)\b").expect("valid regex")
+    });
+    const OTHER_PIECES: [&str; 5] = ["queen", "rook", "bishop", "knight", "king"];
+    lower.contains("pawn")
+        && !OTHER_PIECES.iter().any(|w| lower.contains(w))
+        && re.is_match(lower)
+        && pos.legal_moves().iter().any(|m| m.is_en_passant())
+}
+
 /// "Take on f6", "capture on d5": the one legal capture landing there (en passant included).
 fn capture_on_square(lower: &str, pos: &Chess) -> Option<String> {
     static RE: OnceLock<Regex> = OnceLock::new();
