@@ -280,6 +280,7 @@ impl Arbiter {
             found.entry(passage).or_default().1 = 1.0;
         }
         let time_unasked = !mentions_time(&frame.lower);
+        let said = self.premise_tests.said_in(&frame.lower);
         let mut out: Vec<Candidate> = found
             .into_iter()
             .map(|(passage, (similarity, rank))| {
@@ -297,7 +298,7 @@ impl Arbiter {
                         blend.max(t.similarity_alone * similarity)
                             * t.setting_fit(meta, &frame.settings)
                             * if off_flag { t.flag_unasked } else { 1.0 }
-                            * if meta.premise_met(&frame.lower) {
+                            * if self.premise_tests.met(passage, &said) {
                                 1.0
                             } else {
                                 t.premise_missing

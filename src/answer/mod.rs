@@ -205,6 +205,8 @@ pub struct Arbiter {
     domain_words: rustc_hash::FxHashSet<String>,
     /// Every ruling's phrasings, for matching questions to rulings.
     matcher: matcher::RulingMatcher,
+    /// Every ruling's premises and exceptions, tested on a question in one pass.
+    premise_tests: crate::rulebook::PremiseTests,
     match_tuning: from_rulebook::MatchTuning,
 }
 
@@ -246,7 +248,9 @@ impl Arbiter {
             domain_words.remove(*w);
         }
         let matcher = matcher::RulingMatcher::new(&book);
+        let premise_tests = crate::rulebook::PremiseTests::new(&book.passages);
         Arbiter {
+            premise_tests,
             book,
             index,
             budget: SolverBudget::default(),

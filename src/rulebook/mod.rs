@@ -10,6 +10,7 @@
 
 mod articles;
 mod load;
+mod premises;
 mod render;
 mod ruling;
 
@@ -18,6 +19,7 @@ pub use articles::{
 };
 pub use load::{LoadError, Rulebook};
 pub use render::sanitize as sanitize_html;
+pub use premises::{PhrasesSaid, PremiseTests};
 pub use ruling::{RulingMeta, Setting};
 
 use serde::Serialize;

@@ -100,24 +100,32 @@ impl RulingMeta {
 /// a one-character word must end a word there too ("vs k", a bare king, is not said by "KN vs
 /// KN").
 fn says(lower: &str, phrase: &str) -> bool {
+    // Every occurrence, overlapping ones too: "0-0" is said by "xy0-0-0" at its second one.
+    lower
+        .char_indices()
+        .any(|(at, _)| lower[at..].starts_with(phrase) && said_at(lower, phrase, at))
+}
+
+/// Whether `phrase`, found in `lower` at byte `at`, is said there in the sense of [`says`]: it
+/// starts a word (when it starts with a letter or digit), and it ends one when its last word is
+/// a single character.
+pub(super) fn said_at(lower: &str, phrase: &str, at: usize) -> bool {
     let whole_last_word = phrase
         .rsplit(' ')
         .next()
         .is_some_and(|last| last.chars().count() == 1);
     let word_start = phrase.starts_with(char::is_alphanumeric);
-    lower.match_indices(phrase).any(|(at, _)| {
-        let starts = !word_start
-            || !lower[..at]
-                .chars()
-                .next_back()
-                .is_some_and(char::is_alphanumeric);
-        let ends = !whole_last_word
-            || !lower[at + phrase.len()..]
-                .chars()
-                .next()
-                .is_some_and(char::is_alphanumeric);
-        starts && ends
-    })
+    let starts = !word_start
+        || !lower[..at]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphanumeric);
+    let ends = !whole_last_word
+        || !lower[at + phrase.len()..]
+            .chars()
+            .next()
+            .is_some_and(char::is_alphanumeric);
+    starts && ends
 }
 
 /// Named groups of phrases (`rulebook/phrases.toml`: `bare-king = "lone king | bare king | …"`)
