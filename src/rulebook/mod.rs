@@ -18,8 +18,8 @@ pub use articles::{
     anchor_for_article, article_matches, article_of_heading, find_article_refs, is_article_number,
 };
 pub use load::{LoadError, Rulebook};
-pub use render::sanitize as sanitize_html;
 pub use premises::{PhrasesSaid, PremiseTests};
+pub use render::sanitize as sanitize_html;
 pub use ruling::{RulingMeta, Setting};
 
 use serde::Serialize;

@@ -5,8 +5,8 @@
 use aho_corasick::AhoCorasick;
 use rustc_hash::FxHashMap;
 
-use super::ruling::{RulingMeta, said_at};
 use super::Passage;
+use super::ruling::{RulingMeta, said_at};
 
 /// One ruling's premise groups and exceptions, as phrase numbers.
 #[derive(Debug, Default)]
@@ -127,7 +127,12 @@ mod tests {
             let said = tests.said_in(q);
             for &(i, meta) in &tested {
                 let expected = meta.premise_met(q);
-                assert_eq!(tests.met(i, &said), expected, "{:?} on {q:?}", meta.premises);
+                assert_eq!(
+                    tests.met(i, &said),
+                    expected,
+                    "{:?} on {q:?}",
+                    meta.premises
+                );
                 met += usize::from(expected);
             }
         }
