@@ -245,6 +245,14 @@ fn kind_of(q: &str) -> QuestionKind {
     for p in [". ", ", ", "— ", "- ", "; ", ": "] {
         starts.extend(asked.match_indices(p).map(|(i, _)| i + p.len()));
     }
+    // A lead-in that only sets the scene ("In chess can you…", "So can I…") does not open
+    // the question: the cue may follow it.
+    starts.extend(
+        LEAD_INS
+            .iter()
+            .find(|l| asked.starts_with(*l))
+            .map(|l| l.len()),
+    );
     let opens = |ws: &[&str]| {
         ws.iter()
             .any(|w| starts.iter().any(|&i| asked[i..].starts_with(w)))
@@ -260,6 +268,21 @@ fn kind_of(q: &str) -> QuestionKind {
         kind => kind,
     }
 }
+
+/// Words that open a question without being its cue.
+const LEAD_INS: &[&str] = &[
+    "in chess ",
+    "in chess, ",
+    "in a chess game ",
+    "in a chess game, ",
+    "so ",
+    "so, ",
+    "and ",
+    "but ",
+    "also ",
+    "ok so ",
+    "quick question ",
+];
 
 /// The words that show a question's kind: anywhere in the text, or opening the (first)
 /// question sentence.
@@ -1017,6 +1040,10 @@ mod tests {
     fn kinds() {
         let k = |q: &str| Frame::read(q).kind;
         assert_eq!(k("Can I castle out of check?"), QuestionKind::YesNo);
+        assert_eq!(
+            k("In chess can you kill when your in check"),
+            QuestionKind::YesNo
+        );
         assert_eq!(k("A phone rang, who loses?"), QuestionKind::Result);
         assert_eq!(k("Should I always take a queen?"), QuestionKind::Advice);
         assert_eq!(k("What happens if my flag falls?"), QuestionKind::Ruling);
