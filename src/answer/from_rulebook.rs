@@ -445,14 +445,7 @@ impl Arbiter {
     ) -> String {
         match &p.ruling {
             Some(meta) => {
-                // A sentence that introduces a diagram ("For example:") has nothing to show here.
-                let text: Vec<&str> = sentences(&p.text)
-                    .into_iter()
-                    .take(6)
-                    .filter(|s| !s.ends_with(':'))
-                    .collect();
-                let text = text
-                    .join(" ")
+                let text = with_position_in_words(&p.text, &p.fens)
                     .split_whitespace()
                     .collect::<Vec<_>>()
                     .join(" ");
@@ -662,6 +655,34 @@ impl Arbiter {
 /// "who loses?" or "what happens?": the bare "Yes" (or "No:") goes, the decision stays. A
 /// ruling written for a "why" question ("Because what must occur…") keeps its "Because" only
 /// for an open question.
+/// A ruling's first sentences, its diagram (the first ```fen block, which an answer cannot
+/// show) given in words: after the sentence that introduces it ("For example:"), or after the
+/// text when a sentence points at it ("Below, …", "Here White …"); without a diagram, a
+/// sentence introducing one is left out.
+fn with_position_in_words(text: &str, fens: &[String]) -> String {
+    let mut position = fens
+        .first()
+        .and_then(|fen| crate::rules::describe::position_in_words(fen));
+    let mut out: Vec<String> = Vec::new();
+    for s in sentences(text).into_iter().take(6) {
+        match s.strip_suffix(':') {
+            Some(intro) => {
+                if let Some(words) = position.take() {
+                    out.push(format!("{intro}: {words}."));
+                }
+            }
+            None => out.push(s.to_string()),
+        }
+    }
+    let points_at_it = out
+        .iter()
+        .any(|s| s.starts_with("Below") || s.starts_with("Here "));
+    if let Some(words) = position.filter(|_| points_at_it) {
+        out.push(format!("The position: {words}."));
+    }
+    out.join(" ")
+}
+
 fn fit_opening(text: &str, kind: QuestionKind) -> String {
     if kind != QuestionKind::Open
         && let Some(rest) = text.strip_prefix("Because ")
@@ -769,6 +790,28 @@ mod tests {
         assert!(!reads_like_contents(
             "A draw offer is made after your move (9.1.2.1)."
         ));
+    }
+
+    #[test]
+    fn a_diagram_is_given_in_words() {
+        let fens = ["8/8/8/8/8/8/p1N5/k1K5 b - - 0 1".to_string()];
+        let words = "White Kc1, Nc2; Black Ka1, pawn a2; Black to move";
+        assert_eq!(
+            with_position_in_words("You win (6.9). For example:", &fens),
+            format!("You win (6.9). For example: {words}.")
+        );
+        assert_eq!(
+            with_position_in_words("It is legal. Below, the knight mates.", &fens),
+            format!("It is legal. Below, the knight mates. The position: {words}.")
+        );
+        assert_eq!(
+            with_position_in_words("You win (6.9).", &fens),
+            "You win (6.9)."
+        );
+        assert_eq!(
+            with_position_in_words("You win (6.9). For example:", &[]),
+            "You win (6.9)."
+        );
     }
 
     #[test]

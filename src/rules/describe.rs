@@ -94,3 +94,55 @@ fn join_with(items: &[String], word: &str) -> String {
 pub fn squares_list(squares: Bitboard) -> Vec<String> {
     squares.into_iter().map(|s| s.to_string()).collect()
 }
+
+/// A position in words, for a reader without a diagram: "White Kc1, Nc2; Black Ka1, pawn a2;
+/// Black to move" (pieces by kind, king first, in square order). `None` for a FEN that does
+/// not parse.
+pub fn position_in_words(fen: &str) -> Option<String> {
+    let setup = fen.parse::<shakmaty::fen::Fen>().ok()?.into_setup();
+    let side = |color: Color| {
+        let mut items: Vec<String> = Vec::new();
+        for role in [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+        ] {
+            let letter = role.upper_char();
+            let squares = setup.board.by_piece(role.of(color));
+            items.extend(squares.into_iter().map(|sq| format!("{letter}{sq}")));
+        }
+        let pawns = squares_list(setup.board.by_piece(Role::Pawn.of(color)));
+        match pawns.len() {
+            0 => {}
+            1 => items.push(format!("pawn {}", pawns[0])),
+            _ => items.push(format!("pawns {}", pawns.join(", "))),
+        }
+        format!("{} {}", capitalised(color), items.join(", "))
+    };
+    Some(format!(
+        "{}; {}; {} to move",
+        side(Color::White),
+        side(Color::Black),
+        capitalised(setup.turn)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_reads_piece_by_piece() {
+        assert_eq!(
+            position_in_words("8/8/8/8/8/8/p1N5/k1K5 b - - 0 1").as_deref(),
+            Some("White Kc1, Nc2; Black Ka1, pawn a2; Black to move")
+        );
+        assert_eq!(
+            position_in_words("7k/4NN2/6K1/8/8/8/8/8 b - - 0 1").as_deref(),
+            Some("White Kg6, Ne7, Nf7; Black Kh8; Black to move")
+        );
+        assert_eq!(position_in_words("not a fen"), None);
+    }
+}
