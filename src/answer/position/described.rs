@@ -18,7 +18,9 @@ pub fn capture(lower: &str, pos: &Chess) -> Option<String> {
 
 /// "Can I take it with my e5 pawn?" just after an enemy pawn's two-square advance beside one of
 /// ours: a pawn capture asked about in words, with an en passant capture legal on the board and
-/// no other piece named, asks for that capture.
+/// no other piece named, asks for that capture. So does one that names a pawn of the side to
+/// move and an enemy pawn beside it on the same rank ("take his pawn on d5 with my pawn on
+/// e5"): only en passant could take it, and the answer says why it no longer can.
 pub fn asks_for_en_passant(lower: &str, pos: &Chess) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
@@ -28,7 +30,31 @@ pub fn asks_for_en_passant(lower: &str, pos: &Chess) -> bool {
     lower.contains("pawn")
         && !OTHER_PIECES.iter().any(|w| lower.contains(w))
         && re.is_match(lower)
-        && pos.legal_moves().iter().any(|m| m.is_en_passant())
+        && (pos.legal_moves().iter().any(|m| m.is_en_passant())
+            || names_pawns_side_by_side(lower, pos))
+}
+
+/// Whether the question names exactly two squares holding a pawn of the side to move and an
+/// enemy pawn side by side on the same rank.
+fn names_pawns_side_by_side(lower: &str, pos: &Chess) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| Regex::new(r"\b([a-h][1-8])\b").expect("valid regex"));
+    let squares: Vec<Square> = re
+        .captures_iter(lower)
+        .filter_map(|c| c[1].parse().ok())
+        .collect();
+    let [a, b] = squares[..] else {
+        return false;
+    };
+    let board = pos.board();
+    let pawn_of = |sq: Square| board.piece_at(sq).filter(|p| p.role == Role::Pawn);
+    let (Some(pa), Some(pb)) = (pawn_of(a), pawn_of(b)) else {
+        return false;
+    };
+    pa.color != pb.color
+        && (pa.color == pos.turn() || pb.color == pos.turn())
+        && a.rank() == b.rank()
+        && a.file().distance(b.file()) == 1
 }
 
 /// "Take on f6", "capture on d5": the one legal capture landing there (en passant included).
