@@ -651,10 +651,6 @@ impl Arbiter {
     }
 }
 
-/// A ruling written for a yes/no question ("Yes: the owner of the phone loses…") asked as
-/// "who loses?" or "what happens?": the bare "Yes" (or "No:") goes, the decision stays. A
-/// ruling written for a "why" question ("Because what must occur…") keeps its "Because" only
-/// for an open question.
 /// A ruling's first sentences, its diagram (the first ```fen block, which an answer cannot
 /// show) given in words: after the sentence that introduces it ("For example:"), or after the
 /// text when a sentence points at it ("Below, …", "Here White …"); without a diagram, a
@@ -683,6 +679,10 @@ fn with_position_in_words(text: &str, fens: &[String]) -> String {
     out.join(" ")
 }
 
+/// A ruling written for a yes/no question ("Yes: the owner of the phone loses…") asked as
+/// "who loses?" or "what happens?": the bare "Yes" (or "No:") goes, the decision stays. A
+/// ruling written for a "why" question ("Because what must occur…") keeps its "Because" only
+/// for an open question.
 fn fit_opening(text: &str, kind: QuestionKind) -> String {
     if kind != QuestionKind::Open
         && let Some(rest) = text.strip_prefix("Because ")

@@ -1,6 +1,6 @@
 //! Every ruling's premise and exception phrases, tested against a question in one pass: an
 //! Aho-Corasick automaton over all the phrases finds each one the question says (with the word
-//! boundaries of [`RulingMeta::premise_met`]), and each ruling's test is then a few bit lookups.
+//! boundaries of `ruling::said_at`), and each ruling's test is then a few bit lookups.
 
 use aho_corasick::AhoCorasick;
 use rustc_hash::FxHashMap;
@@ -72,7 +72,8 @@ impl PremiseTests {
         PhrasesSaid(said)
     }
 
-    /// [`RulingMeta::premise_met`] for the ruling at `passage`, from the phrases said.
+    /// Whether the question states the premise of the ruling at `passage`, if it has one, and
+    /// none of its exceptions, from the phrases it says.
     pub fn met(&self, passage: usize, said: &PhrasesSaid) -> bool {
         let Some(c) = self.by_passage.get(passage) else {
             return true;

@@ -86,8 +86,10 @@ impl RulingMeta {
     }
 
     /// Whether a question (lower case, as the answer layer reads it) states the ruling's
-    /// premise, if it has one, and none of its exceptions.
-    pub fn premise_met(&self, lower: &str) -> bool {
+    /// premise, if it has one, and none of its exceptions, tested one phrase at a time: the
+    /// reference that [`super::PremiseTests`], which the answer layer uses, is checked against.
+    #[cfg(test)]
+    pub(crate) fn premise_met(&self, lower: &str) -> bool {
         self.premises
             .iter()
             .all(|group| group.iter().any(|p| says(lower, p)))
@@ -99,6 +101,7 @@ impl RulingMeta {
 /// "captured", while "hit" is not said by "white" nor "min" by "claiming"); a phrase ending in
 /// a one-character word must end a word there too ("vs k", a bare king, is not said by "KN vs
 /// KN").
+#[cfg(test)]
 fn says(lower: &str, phrase: &str) -> bool {
     // Every occurrence, overlapping ones too: "0-0" is said by "xy0-0-0" at its second one.
     lower
@@ -106,9 +109,9 @@ fn says(lower: &str, phrase: &str) -> bool {
         .any(|(at, _)| lower[at..].starts_with(phrase) && said_at(lower, phrase, at))
 }
 
-/// Whether `phrase`, found in `lower` at byte `at`, is said there in the sense of [`says`]: it
-/// starts a word (when it starts with a letter or digit), and it ends one when its last word is
-/// a single character.
+/// Whether `phrase`, found in `lower` at byte `at`, is said there: it starts a word (when it
+/// starts with a letter or digit: "captur" finds "captured", "hit" is not said by "white"), and
+/// it ends one when its last word is a single character ("vs k" is not said by "KN vs KN").
 pub(super) fn said_at(lower: &str, phrase: &str, at: usize) -> bool {
     let whole_last_word = phrase
         .rsplit(' ')
