@@ -24,13 +24,16 @@ impl PositionRuling for EnPassant {
     fn rule(&self, ask: &PositionAsk) -> Ruled {
         let info = &ask.report.en_passant_info;
         let candidates = candidates(ask);
-        let asked: Vec<&Candidate> = match ask.tested_move.as_deref() {
+        // A piece move the question names ("… 10. Bxd7+ …" in a quoted game) is not the
+        // capture asked about: only a pawn can capture en passant.
+        let tested = ask.tested_move.as_deref().filter(|mv| pawn_shaped(mv));
+        let asked: Vec<&Candidate> = match tested {
             Some(mv) => candidates.iter().filter(|c| c.fits(mv)).collect(),
             None => candidates.iter().collect(),
         };
         let capturer =
             subject(&ask.lower, &["take", "capture"]).and_then(|a| ask.actors.side_of(&a));
-        let mut ruled = match (ask.tested_move.as_deref(), asked.is_empty()) {
+        let mut ruled = match (tested, asked.is_empty()) {
             _ if capturer.is_some_and(|s| s != ask.mover()) => not_on_move(ask),
             (Some(mv), true) => named_move(ask, mv),
             (_, false) => candidates_ruling(ask, &asked),
@@ -52,6 +55,13 @@ impl PositionRuling for EnPassant {
         ruled.cite(["3.7.3.1", "3.7.3.2"]);
         ruled
     }
+}
+
+/// Whether a move as written could be a pawn's ("exd6", "e5d6", "d6"): it starts with a file
+/// letter, where a piece move starts with the piece's capital ("Bxd7") and castling with "O".
+fn pawn_shaped(mv: &str) -> bool {
+    mv.trim_start()
+        .starts_with(|c: char| ('a'..='h').contains(&c))
 }
 
 /// En passant asked for the side not on move: only the side to move may capture, and only on
