@@ -184,6 +184,11 @@ fn fen_and_moves(question: &str, found: &regex::Captures) -> Option<InlinePositi
         .max()?;
     let (mut moves, moves_end) = moves_after(&question[end..]);
     end += moves_end;
+    if moves.is_empty()
+        && let Some(later) = moves_later(question, end, &fen)
+    {
+        return Some(later);
+    }
     // Without moves the FEN is kept even when it is no position, so that the answer can say
     // what is wrong with it; but a board field without a king ("1/2/3/4/5/6/7/8") is no attempt
     // at a position (and could never load).
@@ -198,6 +203,30 @@ fn fen_and_moves(question: &str, found: &regex::Captures) -> Option<InlinePositi
         fen: Some(fen),
         moves,
         question: without(question, start, end),
+    })
+}
+
+/// Moves written further on, after some prose ("… FEN: 4r1k1/… b - - After Black moves 1..h5+,
+/// the en passant capture 2.gxh6 is not recognized"): the first move list after the FEN, from
+/// a move number, when all of it replays from `fen` — the FEN is then taken out of the
+/// question, the moves left in it (it may ask about one of them). `None` when there is no such list or it does not replay: the FEN is
+/// then read alone.
+fn moves_later(question: &str, fen_end: usize, fen: &str) -> Option<InlinePosition> {
+    static MOVE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:^|[^0-9A-Za-z.])\d{1,3}\.+\s*[a-hNBRQKO0]").expect("pattern")
+    });
+    let fen_start = FEN_IN_TEXT.captures(question)?.get(1)?.start();
+    let rest = &question[fen_end..];
+    let at = MOVE_NUMBER.find(rest)?;
+    let from = fen_end + at.start() + rest[at.start()..].find(|c: char| c.is_ascii_digit())?;
+    let (moves, _) = moves_after(&question[from..]);
+    if moves.is_empty() || replayable_through(fen, &moves)? < moves.len() {
+        return None;
+    }
+    Some(InlinePosition {
+        fen: Some(fen.to_string()),
+        moves,
+        question: without(question, fen_start, fen_end),
     })
 }
 
@@ -342,6 +371,28 @@ mod tests {
         assert_eq!(found, Some(expected));
         // Moves that cannot be played from the FEN: no position at all.
         assert!(position_in_question("8/2kr4/8/K7/8/8/8/8 w - - 0 1 1. Kh8").is_none());
+    }
+
+    #[test]
+    fn moves_written_after_some_prose_are_played_from_the_fen() {
+        let found = position_in_question(
+            "For example in the position given by the following FEN: 4r1k1/7p/p3pQp1/3p2P1/1p1P1RK1/2P5/7q/8 b - - After Black moves 1..h5+, the en passant capture 2.gxh6 is not recognized.",
+        )
+        .expect("a position");
+        assert_eq!(found.moves, ["h5+"]);
+        assert_eq!(
+            found.question,
+            "For example in the position given by the following FEN: After Black moves 1..h5+, the en passant capture 2.gxh6 is not recognized."
+        );
+        let found = position_in_question(
+            "fen should be 4k2r/8/8/6R1/6r1/2K5/8/8 b k - 0 1 (…) 1... Rg2 2. Rg8+ Rgxg8 3. Kd3 Rg5 4. Ke3",
+        )
+        .expect("a position");
+        assert_eq!(found.moves.len(), 6);
+        // A list that does not replay from the FEN leaves the FEN alone.
+        let found = position_in_question("8/2kr4/8/K7/8/8/8/8 w - - 0 1 and later 1. Kh8 Rd8")
+            .expect("the FEN");
+        assert!(found.moves.is_empty());
     }
 
     #[test]

@@ -135,7 +135,7 @@ pub fn reported(question: &str) -> Vec<PlayedMove> {
     let mut active: Option<Option<Actor>> = None;
     // The index of the last word that names playing a move ("played d5").
     let mut playing_verb_at: Option<usize> = None;
-    for (i, (_, raw)) in ws.iter().enumerate() {
+    for (i, &(at, raw)) in ws.iter().enumerate() {
         if raw.chars().all(|c| c.is_ascii_digit() || c == '.') {
             continue; // a move number, "12." or "12..."
         }
@@ -165,7 +165,11 @@ pub fn reported(question: &str) -> Vec<PlayedMove> {
         } else if STOPS.contains(&word) {
             active = None;
         }
-        if raw.ends_with(['.', '?', '!']) {
+        // "After Black played h5+, the capture gxh6…": a comma after a reported move ends the
+        // clause the verb governs.
+        let ends_a_move = active.is_some() && out.last().is_some_and(|m| raw.contains(&m.text));
+        let comma_after = question[at + raw.len()..].starts_with(',');
+        if raw.ends_with(['.', '?', '!']) || (comma_after && ends_a_move) {
             active = None;
         }
     }
