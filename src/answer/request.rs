@@ -254,13 +254,50 @@ fn game_moves(question: &str) -> Option<InlinePosition> {
         LazyLock::new(|| Regex::new(r"(?:^|[^0-9A-Za-z.])1\.\s*[a-hNBRQKO]").expect("pattern"));
     let at = FIRST_MOVE.find(question)?;
     let start = at.start() + question[at.start()..].find('1')?;
-    let (moves, length) = moves_after(&question[start..]);
+    let (mut moves, length) = moves_after(&question[start..]);
     // One move is a reference to a move ("1. e4 is the best"), not a game.
-    (moves.len() >= 2).then(|| InlinePosition {
+    if moves.len() < 2 {
+        return None;
+    }
+    let mut rest = without(question, start, start + length);
+    if let Some(last) = last_move_in_dispute(&question[start + length..], &rest, &mut moves) {
+        rest = format!("{rest} {last}");
+    }
+    Some(InlinePosition {
         fen: None,
         moves,
-        question: without(question, start, start + length),
+        question: rest,
     })
+}
+
+/// The last move of a game that ends the question, when the question disputes a move of its
+/// kind ("Wrong castling move: 1. e4 c5 … 13. Bxe5 O-O-O"): it is taken off the moves, to be
+/// judged in the position before it, rather than played and the question answered about the
+/// position after it.
+fn last_move_in_dispute(after: &str, prose: &str, moves: &mut Vec<String>) -> Option<String> {
+    const DISPUTED: &[&str] = &[
+        "wrong",
+        "illegal",
+        "bug",
+        "should not",
+        "shouldn't",
+        "should be",
+        "legal",
+        "allowed",
+        "incorrect",
+        "valid",
+        "not possible",
+    ];
+    let ends_the_question = after
+        .chars()
+        .all(|c| c.is_whitespace() || "`'\")].?!".contains(c));
+    let lower = prose.to_lowercase();
+    let last = moves.last()?;
+    let castles = last.trim_start_matches(['O', '0', '-']).is_empty() || last.starts_with("O-O");
+    let of_its_kind =
+        (castles && lower.contains("castl")) || (last.contains('=') && lower.contains("promot"));
+    let disputed = DISPUTED.iter().any(|w| lower.contains(w));
+    (ends_the_question && of_its_kind && disputed).then(|| moves.pop())?
 }
 
 /// The question with `start..end` taken out, its spaces tidied.
@@ -423,6 +460,13 @@ mod tests {
             ["e4", "c5", "d4", "cxd4", "Qxd4", "Nc6", "Qb6"]
         );
         assert_eq!(found.question, "Wrong castling move: and here?");
+        // A disputed castling that ends the question is the move asked about.
+        let found = position_in_question(
+            "Wrong castling move: 1. e4 c5 2.d4 cxd4 3. Nf3 Nc6 4. Bc4 e6 5. O-O",
+        )
+        .unwrap();
+        assert_eq!(found.moves.len(), 8);
+        assert_eq!(found.question, "Wrong castling move: O-O");
         assert!(position_in_question("Is 1. e4 the best first move?").is_none());
         assert!(position_in_question("Rule 1.4 says so").is_none());
     }

@@ -283,6 +283,30 @@ impl<'a> CastlingOption<'a> {
         }
     }
 
+    /// A square only the rook crosses (b1 when castling long) that is attacked: players often
+    /// believe it forbids castling; it does not, only the king's squares count (3.8.2.2).
+    fn rook_only_square_attacked(&self) -> String {
+        let king_path = attacks::between(self.king, self.king_to)
+            | Bitboard::from(self.king_to)
+            | Bitboard::from(self.king);
+        let rook_path = attacks::between(self.rook, self.rook_to) | Bitboard::from(self.rook_to);
+        (rook_path & !king_path)
+            .into_iter()
+            .find_map(|sq| {
+                let by = self
+                    .board
+                    .attacks_to(sq, self.color.other(), self.board.occupied());
+                by.any().then(|| {
+                    format!(
+                        "; {sq}, which only the rook crosses, is attacked by {}: that does not matter, \
+                         only the king's squares count (3.8.2.2)",
+                        pieces_on(self.board, by)
+                    )
+                })
+            })
+            .unwrap_or_default()
+    }
+
     /// When shakmaty refuses castling for a reason none of the checks above names.
     fn other(&self) -> CastlingReason {
         CastlingReason {
@@ -303,7 +327,7 @@ impl<'a> CastlingOption<'a> {
         let rook_attacked =
             self.board
                 .attacks_to(self.rook, self.color.other(), self.board.occupied());
-        let note = if rook_attacked.any() {
+        let mut note = if rook_attacked.any() {
             format!(
                 "; the rook on {} is attacked by {}, which does not matter (3.8.2.2)",
                 self.rook,
@@ -312,6 +336,7 @@ impl<'a> CastlingOption<'a> {
         } else {
             String::new()
         };
+        note.push_str(&self.rook_only_square_attacked());
         CastlingReason {
             code: CastlingCode::Allowed,
             text: [
