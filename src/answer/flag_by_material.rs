@@ -118,6 +118,11 @@ impl Party {
         }
     }
 
+    /// "you have" / "White has" … before "lost on time".
+    fn has_lost(self) -> String {
+        format!("{} {}", self.name(), self.has())
+    }
+
     /// "wins" / "win" after the name.
     fn wins(self) -> String {
         let verb = if self == Party::Asker { "win" } else { "wins" };
@@ -275,8 +280,9 @@ impl FlagByMaterial {
                 self.wins_lower(mater)
             ),
             Some(MateChance::Possible) => format!(
-                "{}: {fell}, and {with} could still checkmate by some series of legal moves, however unlikely, which is all that 6.9 asks. {}",
+                "{}: {fell}, and {with} could still checkmate by some series of legal moves, however unlikely (a helpmate is enough), which is all that 6.9 asks, so {} lost on time. {}",
                 mater.wins(),
+                self.flagged.has_lost(),
                 possible_why(&self.mater, self.flagged)
             ),
             None => self.unknown_defender(&fell, &with),

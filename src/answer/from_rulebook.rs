@@ -315,7 +315,14 @@ impl Arbiter {
                 }
             })
             .collect();
-        out.sort_by(|a, b| b.fit.total_cmp(&a.fit).then(a.passage.cmp(&b.passage)));
+        // Equal fits (two capped at the same factor) go to the closer wording, not to the
+        // passage that happens to come first in the rulebook.
+        out.sort_by(|a, b| {
+            b.fit
+                .total_cmp(&a.fit)
+                .then(b.similarity.total_cmp(&a.similarity))
+                .then(a.passage.cmp(&b.passage))
+        });
         out
     }
 
