@@ -315,14 +315,7 @@ impl Arbiter {
                 }
             })
             .collect();
-        // Equal fits (two capped at the same factor) go to the closer wording, not to the
-        // passage that happens to come first in the rulebook.
-        out.sort_by(|a, b| {
-            b.fit
-                .total_cmp(&a.fit)
-                .then(b.similarity.total_cmp(&a.similarity))
-                .then(a.passage.cmp(&b.passage))
-        });
+        out.sort_by(|a, b| b.fit.total_cmp(&a.fit).then(a.passage.cmp(&b.passage)));
         out
     }
 

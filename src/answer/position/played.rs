@@ -99,8 +99,9 @@ const PLAYING: &[&str] = &[
 ];
 /// Words that end the stretch of text a played verb governs (a question begins).
 const STOPS: &[&str] = &[
-    "can", "could", "may", "might", "is", "are", "am", "should", "must", "would", "will", "do",
-    "does", "did", "legal", "allowed", "if", "when", "or", "play", "what", "who", "how", "but",
+    "can", "cannot", "can't", "could", "couldn't", "may", "might", "is", "are", "am", "should",
+    "must", "would", "will", "do", "does", "did", "legal", "allowed", "if", "when", "or", "play",
+    "what", "who", "how", "but",
 ];
 /// Words skipped when looking back from a verb for who made the move.
 const SKIP_BACK: &[&str] = &[

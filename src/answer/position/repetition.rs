@@ -42,6 +42,7 @@ impl PositionRuling for Repetition {
         ruled.claim(ask.claim(ClaimSubject::Fivefold));
         ruled.cite(ask.report.repetition.articles.iter().copied());
         ruled.tells_outcome = ask.report.repetition.fivefold;
+        ruled.detail.extend(how_it_counted(ask));
         if let Some(note) = near_miss(ask) {
             ruled.detail.push(format!("{note} {SAME_POSITION}"));
             ruled.deciding.push("9.2.3".into());
@@ -87,6 +88,42 @@ fn threefold(ask: &PositionAsk) -> Ruled {
     } else {
         format!("No threefold claim is available now: {}", r.reason)
     })
+}
+
+/// For a position that has occurred three times, what players doubt about the count: that
+/// the position at the start counts, that the occurrences need not follow one another, and
+/// that a two-square pawn advance beside an enemy pawn changes nothing when the en passant
+/// capture was not legal (9.2, 9.2.3.1).
+fn how_it_counted(ask: &PositionAsk) -> Vec<String> {
+    let r = &ask.report.repetition;
+    if !r.threefold_now {
+        return Vec::new();
+    }
+    let mut notes = Vec::new();
+    if r.plies.first() == Some(&0) {
+        notes
+            .push("The position at the start counts as an occurrence like any other (9.2).".into());
+    }
+    if r.plies.windows(2).any(|w| w[1] - w[0] != 4) {
+        notes.push(
+            "The occurrences need not be consecutive: other moves in between do not matter (9.2)."
+                .into(),
+        );
+    }
+    let positions: Vec<&Chess> = ask.game.positions().collect();
+    for &ply in &r.plies {
+        let Some(pos) = positions.get(ply) else {
+            continue;
+        };
+        let pseudo = pos.ep_square(shakmaty::EnPassantMode::PseudoLegal);
+        if pseudo.is_some() && pos.legal_ep_square().is_none() {
+            notes.push(format!(
+                "{} the en passant capture was not legal (it would have left the capturer's king in check), so that position counts as the same position (9.2.3.1).",
+                capitalise_first(&when(ask.game, ply))
+            ));
+        }
+    }
+    notes
 }
 
 /// Earlier positions with the same pieces on the same squares and the same side to move.
