@@ -26,6 +26,11 @@ pub struct MatchTuning {
     /// How much a ruling's fit rests on the words it shares with the question (the rest on
     /// the search ranking).
     pub similarity: f32,
+    /// A runner-up ruling on another article within this much of the best fit is answered
+    /// too, after the best (0: never).
+    pub second_gap: f32,
+    /// … when the best fit is below this (a sure match stands alone).
+    pub second_below: f32,
     /// Within that similarity, the share of the ruling's text (the rest: its phrasings).
     pub body: f32,
     /// A law passage's fit for its search rank (it has no phrasings to compare).
@@ -68,6 +73,8 @@ impl Default for MatchTuning {
         MatchTuning {
             min_confidence: 0.30,
             similarity: 0.65,
+            second_gap: 0.1,
+            second_below: 0.7,
             body: 0.2,
             law: 0.5,
             guide: 0.35,
@@ -100,6 +107,8 @@ impl MatchTuning {
             let field = match name.trim() {
                 "min_confidence" => &mut self.min_confidence,
                 "similarity" => &mut self.similarity,
+                "second_gap" => &mut self.second_gap,
+                "second_below" => &mut self.second_below,
                 "body" => &mut self.body,
                 "law" => &mut self.law,
                 "guide" => &mut self.guide,
@@ -213,6 +222,8 @@ struct PartMatch {
     /// The best candidate that rests on another article, if any: its deciding article is
     /// cited after the chosen one's.
     runner_up: Option<usize>,
+    /// The runner-up's fit (0 without one).
+    runner_up_fit: f32,
 }
 
 /// How many of the search's best hits a part's candidates take in (each scored by the matcher
@@ -329,6 +340,7 @@ impl Arbiter {
                 passage: top.passage,
                 confidence: 1.0,
                 runner_up: None,
+                runner_up_fit: 0.0,
             });
         }
         let candidates = self.candidates(part, frame, hits);
@@ -336,16 +348,16 @@ impl Arbiter {
             .first()
             .filter(|c| c.fit >= self.match_tuning.min_confidence)?;
         let deciding = self.book.passages[best.passage].deciding_article();
-        let runner_up = candidates
+        let runner = candidates
             .iter()
             .skip(1)
             .take(3)
-            .find(|c| self.book.passages[c.passage].deciding_article() != deciding)
-            .map(|c| c.passage);
+            .find(|c| self.book.passages[c.passage].deciding_article() != deciding);
         Some(PartMatch {
             passage: best.passage,
             confidence: best.fit,
-            runner_up,
+            runner_up: runner.map(|c| c.passage),
+            runner_up_fit: runner.map_or(0.0, |c| c.fit),
         })
     }
 
@@ -377,6 +389,7 @@ impl Arbiter {
             passage: best.passage,
             confidence: best.fit,
             runner_up: None,
+            runner_up_fit: 0.0,
         })
     }
 
@@ -547,6 +560,14 @@ impl Arbiter {
             return self.not_sure(frame, &whole_hits, meaningful);
         }
         let mut paragraphs = self.paragraphs(&chosen, frame, false);
+        if let Some(other) = self.close_second_reading(&chosen) {
+            let p = &self.book.passages[other];
+            paragraphs.push(format!(
+                "If your question is rather “{}” — {}",
+                p.title,
+                self.paragraph(p, frame.kind, false)
+            ));
+        }
         if let Some(verdict) = &by_material {
             let at = if verdict_leads { 0 } else { paragraphs.len() };
             paragraphs.insert(at, verdict.paragraph());
@@ -561,6 +582,19 @@ impl Arbiter {
             Basis::Rulebook,
             chosen.iter().map(|m| m.confidence).fold(1.0f32, f32::min),
         )
+    }
+
+    /// For a question read one way only, a ruling on another article that fits it nearly as
+    /// well (within `second_gap`): the asker may mean that case, and the answer gives it after
+    /// the first, under its own heading.
+    fn close_second_reading(&self, chosen: &[PartMatch]) -> Option<usize> {
+        let [only] = chosen else { return None };
+        let other = only.runner_up?;
+        let t = &self.match_tuning;
+        (self.book.passages[other].ruling.is_some()
+            && only.confidence < t.second_below
+            && only.confidence - only.runner_up_fit < t.second_gap)
+            .then_some(other)
     }
 
     /// The passage for each part of a multi-part question (when at least two parts find
@@ -759,6 +793,7 @@ mod tests {
             passage,
             confidence,
             runner_up: None,
+            runner_up_fit: 0.0,
         };
         let order = |chosen: &[PartMatch]| chosen.iter().map(|m| m.passage).collect::<Vec<_>>();
         let mut chosen = [part(1, 0.6), part(2, 0.65), part(3, 0.85)];
