@@ -360,9 +360,28 @@ fn flagged_party(lower: &str) -> Option<Party> {
         subject(lower, FLAG_VERBS),
     ) {
         (Some(p), _) => Some(p),
+        // "My opponent called 'Flag!'": the one who calls it is not the one whose flag fell.
+        (None, Some(actor)) if flag_called(lower) => Party::of_actor(actor).map(Party::other),
         (None, Some(actor)) => Party::of_actor(actor),
         (None, None) => Some(Party::Flagger),
     }
+}
+
+/// Whether the first flag named is one somebody calls or claims, without saying whose ("he
+/// called, 'Flag!'", "she claimed flag"): a possessive ("he called my flag") names the owner.
+fn flag_called(lower: &str) -> bool {
+    const CALLING: &[&str] = &[
+        "called", "calls", "call", "claimed", "claims", "shouted", "yelled",
+    ];
+    let Some(at) = FLAG_VERBS.iter().filter_map(|v| lower.find(v)).min() else {
+        return false;
+    };
+    let before = lower[..at].trim_end_matches(|c: char| !c.is_alphanumeric());
+    let last_word = before
+        .rsplit(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or_default();
+    CALLING.contains(&last_word)
 }
 
 /// Winning on time named without a flag ("my opponent has 3 seconds, can I win on time?"):
@@ -842,6 +861,21 @@ mod tests {
         assert!(
             read("It came down to king and rook versus king and knight, and the flag fell.")
                 .is_none()
+        );
+    }
+
+    #[test]
+    fn a_flag_called_by_someone_is_the_other_players() {
+        assert_verdict(
+            "I had a king and queen vs. a king with very little time left. My opponent called, 'Flag!' when I was getting close to mating him. What is the result?",
+            Party::Asker,
+            "It is a draw",
+        );
+        // A possessive names the owner.
+        assert_verdict(
+            "He called my flag. I had king and queen against his bare king. Result?",
+            Party::Asker,
+            "It is a draw",
         );
     }
 
