@@ -31,6 +31,10 @@ pub struct MatchTuning {
     pub second_gap: f32,
     /// … when the best fit is below this (a sure match stands alone).
     pub second_below: f32,
+    /// … and when the runner-up is worded at least this much (times the best's similarity)
+    /// like the question: a runner-up that shares only a few keywords, where the best shares
+    /// the question's wording, is another question.
+    pub second_wording: f32,
     /// Within that similarity, the share of the ruling's text (the rest: its phrasings).
     pub body: f32,
     /// A law passage's fit for its search rank (it has no phrasings to compare).
@@ -75,6 +79,7 @@ impl Default for MatchTuning {
             similarity: 0.65,
             second_gap: 0.1,
             second_below: 0.7,
+            second_wording: 0.8,
             body: 0.2,
             law: 0.5,
             guide: 0.35,
@@ -109,6 +114,7 @@ impl MatchTuning {
                 "similarity" => &mut self.similarity,
                 "second_gap" => &mut self.second_gap,
                 "second_below" => &mut self.second_below,
+                "second_wording" => &mut self.second_wording,
                 "body" => &mut self.body,
                 "law" => &mut self.law,
                 "guide" => &mut self.guide,
@@ -224,6 +230,10 @@ struct PartMatch {
     runner_up: Option<usize>,
     /// The runner-up's fit (0 without one).
     runner_up_fit: f32,
+    /// How closely the best and the runner-up are worded like the question (their
+    /// similarity, 0 for a law passage).
+    similarity: f32,
+    runner_up_similarity: f32,
 }
 
 /// How many of the search's best hits a part's candidates take in (each scored by the matcher
@@ -341,6 +351,8 @@ impl Arbiter {
                 confidence: 1.0,
                 runner_up: None,
                 runner_up_fit: 0.0,
+                similarity: 0.0,
+                runner_up_similarity: 0.0,
             });
         }
         let candidates = self.candidates(part, frame, hits);
@@ -358,6 +370,8 @@ impl Arbiter {
             confidence: best.fit,
             runner_up: runner.map(|c| c.passage),
             runner_up_fit: runner.map_or(0.0, |c| c.fit),
+            similarity: best.similarity,
+            runner_up_similarity: runner.map_or(0.0, |c| c.similarity),
         })
     }
 
@@ -390,6 +404,8 @@ impl Arbiter {
             confidence: best.fit,
             runner_up: None,
             runner_up_fit: 0.0,
+            similarity: 0.0,
+            runner_up_similarity: 0.0,
         })
     }
 
@@ -593,6 +609,7 @@ impl Arbiter {
         let t = &self.match_tuning;
         (self.book.passages[other].ruling.is_some()
             && only.confidence < t.second_below
+            && only.runner_up_similarity >= t.second_wording * only.similarity
             && only.confidence - only.runner_up_fit < t.second_gap)
             .then_some(other)
     }
@@ -794,6 +811,8 @@ mod tests {
             confidence,
             runner_up: None,
             runner_up_fit: 0.0,
+            similarity: 0.0,
+            runner_up_similarity: 0.0,
         };
         let order = |chosen: &[PartMatch]| chosen.iter().map(|m| m.passage).collect::<Vec<_>>();
         let mut chosen = [part(1, 0.6), part(2, 0.65), part(3, 0.85)];
