@@ -343,7 +343,7 @@ impl<'a> CastlingOption<'a> {
                 capitalised(self.color),
                 " may castle ",
                 side_words(self.side),
-                " now: the right is intact, nothing stands between king and rook, \
+                " now, it is legal: the right is intact, nothing stands between king and rook, \
                  and the king is not in check and crosses or lands on no attacked square",
                 &note,
             ]

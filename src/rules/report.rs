@@ -606,7 +606,11 @@ fn en_passant_info(pos: &Chess, ep_moves: &[Move]) -> EnPassantInfo {
             vec!["3.7.3.1", "3.7.3.2"],
         ),
         (Some(t), false) => (
-            format!("the pawn that just advanced two squares can be captured en passant on {t}: {} — only on this move (3.7.3.1, 3.7.3.2)", captures_san.join(", ")),
+            format!(
+                "the pawn that just advanced two squares can be captured en passant on {t}: {} {} legal, but only on this move (3.7.3.1, 3.7.3.2)",
+                captures_san.join(" or "),
+                if captures_san.len() == 1 { "is" } else { "are" }
+            ),
             vec!["3.7.3.1", "3.7.3.2"],
         ),
         (Some(t), true) => {
