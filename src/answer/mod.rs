@@ -586,14 +586,14 @@ impl Arbiter {
             Some(_) => position::played::Played::default(),
             None => position::played::apply(question, &mut game),
         };
-        // A capture described in words ("can I take his queen with my king?") is tested as
-        // the move it is on this board.
+        // A move described in words ("can I take his queen with my king?", "can the king go
+        // to c4?") is tested as the move it is on this board.
         let described = (frame.intent.mv.is_none()
             && matches!(
                 frame.intent.topic,
                 Topic::General | Topic::MoveLegality | Topic::Check
             ))
-        .then(|| position::described::capture(&frame.lower, game.current()))
+        .then(|| position::described::move_in_words(&frame.lower, game.current()))
         .flatten();
         let tested_move = disputed
             .clone()

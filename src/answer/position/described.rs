@@ -1,8 +1,8 @@
-//! A capture asked about in words instead of notation — "can I take his queen with my king?",
-//! "can my knight capture the rook?", "can White take on f6?" — found on the board as a move of
-//! the side to move, so that the legality ruling can test it like a move written "Kxd2". The
-//! legal capture is taken when there is one; otherwise the capture the piece would make if the
-//! rules let it, so that the answer can say why they do not.
+//! A move asked about in words instead of notation — "can I take his queen with my king?",
+//! "can my knight capture the rook?", "can White take on f6?", "can the king go to c4?" — found
+//! on the board as a move of the side to move, so that the legality ruling can test it like a
+//! move written "Kxd2". The legal capture is taken when there is one; otherwise the capture the
+//! piece would make if the rules let it, so that the answer can say why they do not.
 
 use std::sync::OnceLock;
 
@@ -11,9 +11,39 @@ use shakmaty::{Chess, Position, Role, Square, attacks};
 
 use crate::answer::actors::piece_word;
 
-/// The capture a question describes, as SAN ("Kxd2", "exd5"), when the board has one.
-pub fn capture(lower: &str, pos: &Chess) -> Option<String> {
-    capture_of_piece(lower, pos).or_else(|| capture_on_square(lower, pos))
+/// The move a question describes, as SAN ("Kxd2", "exd5", "Kc4"), when the board has one.
+pub fn move_in_words(lower: &str, pos: &Chess) -> Option<String> {
+    capture_of_piece(lower, pos)
+        .or_else(|| capture_on_square(lower, pos))
+        .or_else(|| piece_to_square(lower, pos))
+}
+
+/// "The king to c4", "can my knight go to e2?": a move of the side to move's only piece of
+/// that kind, or of the only one that can legally go there, written as SAN ("Kc4", "Nxe2"),
+/// legal or not, for the legality ruling to judge.
+fn piece_to_square(lower: &str, pos: &Chess) -> Option<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(
+            r"\b(?P<piece>king|queen|rook|bishop|knight)\s+(?:to|go(?:es)?\s+to|move(?:s)?\s+to|moving\s+to|onto)\s+(?P<sq>[a-h][1-8])\b",
+        )
+        .expect("valid regex")
+    });
+    let c = re.captures(lower)?;
+    let role = piece_word(c.name("piece")?.as_str())?.role();
+    let to: Square = c.name("sq")?.as_str().parse().ok()?;
+    let legal = pos.legal_moves();
+    let mut reaching = legal.iter().filter(|m| m.role() == role && m.to() == to);
+    if let Some(m) = reaching.next() {
+        return reaching
+            .next()
+            .is_none()
+            .then(|| shakmaty::san::San::from_move(pos, *m).to_string());
+    }
+    let board = pos.board();
+    let from = (board.by_color(pos.turn()) & board.by_role(role)).single_square()?;
+    let takes = if board.piece_at(to).is_some() { "x" } else { "" };
+    (from != to).then(|| format!("{}{takes}{to}", role.upper_char()))
 }
 
 /// "Can I take it with my e5 pawn?" just after an enemy pawn's two-square advance beside one of
@@ -151,44 +181,57 @@ mod tests {
     }
 
     #[test]
+    fn a_piece_sent_to_a_square_in_words_is_that_move() {
+        // White in check from the rook on e4: Kd1 is legal, Kc4 is not (and not a king move).
+        let p = pos("1nbqkbnr/1ppppppp/8/p6Q/4r3/N6N/PPPP1PPP/R1B1K2R w KQk - 0 1");
+        assert_eq!(move_in_words("can the king go to d1?", &p).as_deref(), Some("Kd1"));
+        assert_eq!(move_in_words("the board registers king to c4", &p).as_deref(), Some("Kc4"));
+        // Two knights, neither able to go there (the king is in check): left open.
+        assert_eq!(move_in_words("can my knight go to g5?", &p), None);
+        // Out of check, the one knight that reaches g5 is the one meant.
+        let p = pos("4k3/8/8/8/8/N6N/8/4K3 w - - 0 1");
+        assert_eq!(move_in_words("can my knight go to g5?", &p).as_deref(), Some("Ng5"));
+    }
+
+    #[test]
     fn captures_in_words_are_found_on_the_board() {
         let p = pos("4k3/8/8/8/8/8/3q4/4K3 w - - 0 1");
         assert_eq!(
-            capture(" can i take his queen with my king? ", &p).as_deref(),
+            move_in_words(" can i take his queen with my king? ", &p).as_deref(),
             Some("Kxd2")
         );
         assert_eq!(
-            capture(" can my king capture the queen? ", &p).as_deref(),
+            move_in_words(" can my king capture the queen? ", &p).as_deref(),
             Some("Kxd2")
         );
         // Protected: not legal, but the capture tried is still the one asked about.
         let p = pos("4k3/8/8/8/8/1n6/3q4/4K3 w - - 0 1");
         assert_eq!(
-            capture(" can i take the queen with my king ", &p).as_deref(),
+            move_in_words(" can i take the queen with my king ", &p).as_deref(),
             Some("Kxd2")
         );
-        assert_eq!(capture(" can i take his rook with my king ", &p), None);
+        assert_eq!(move_in_words(" can i take his rook with my king ", &p), None);
         // No bishop reaches the rook: the one capture there could be is tested, to say why.
         let p = pos("4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1");
         assert_eq!(
-            capture(" can i capture his rook with my bishop? ", &p).as_deref(),
+            move_in_words(" can i capture his rook with my bishop? ", &p).as_deref(),
             Some("Bxe7")
         );
-        assert_eq!(capture(" can i castle? ", &p), None);
+        assert_eq!(move_in_words(" can i castle? ", &p), None);
         let p = pos("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
         assert_eq!(
-            capture(" can my pawn take the black pawn? ", &p).as_deref(),
+            move_in_words(" can my pawn take the black pawn? ", &p).as_deref(),
             Some("exd5")
         );
         assert_eq!(
-            capture(" can white take on d5? ", &p).as_deref(),
+            move_in_words(" can white take on d5? ", &p).as_deref(),
             Some("exd5")
         );
-        assert_eq!(capture(" can white take on d6? ", &p), None);
+        assert_eq!(move_in_words(" can white take on d6? ", &p), None);
         // En passant, found by its square.
         let p = pos("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
         assert_eq!(
-            capture(" can white take on f6? ", &p).as_deref(),
+            move_in_words(" can white take on f6? ", &p).as_deref(),
             Some("exf6")
         );
     }
