@@ -42,7 +42,11 @@ fn piece_to_square(lower: &str, pos: &Chess) -> Option<String> {
     }
     let board = pos.board();
     let from = (board.by_color(pos.turn()) & board.by_role(role)).single_square()?;
-    let takes = if board.piece_at(to).is_some() { "x" } else { "" };
+    let takes = if board.piece_at(to).is_some() {
+        "x"
+    } else {
+        ""
+    };
     (from != to).then(|| format!("{}{takes}{to}", role.upper_char()))
 }
 
@@ -184,13 +188,22 @@ mod tests {
     fn a_piece_sent_to_a_square_in_words_is_that_move() {
         // White in check from the rook on e4: Kd1 is legal, Kc4 is not (and not a king move).
         let p = pos("1nbqkbnr/1ppppppp/8/p6Q/4r3/N6N/PPPP1PPP/R1B1K2R w KQk - 0 1");
-        assert_eq!(move_in_words("can the king go to d1?", &p).as_deref(), Some("Kd1"));
-        assert_eq!(move_in_words("the board registers king to c4", &p).as_deref(), Some("Kc4"));
+        assert_eq!(
+            move_in_words("can the king go to d1?", &p).as_deref(),
+            Some("Kd1")
+        );
+        assert_eq!(
+            move_in_words("the board registers king to c4", &p).as_deref(),
+            Some("Kc4")
+        );
         // Two knights, neither able to go there (the king is in check): left open.
         assert_eq!(move_in_words("can my knight go to g5?", &p), None);
         // Out of check, the one knight that reaches g5 is the one meant.
         let p = pos("4k3/8/8/8/8/N6N/8/4K3 w - - 0 1");
-        assert_eq!(move_in_words("can my knight go to g5?", &p).as_deref(), Some("Ng5"));
+        assert_eq!(
+            move_in_words("can my knight go to g5?", &p).as_deref(),
+            Some("Ng5")
+        );
     }
 
     #[test]
@@ -210,7 +223,10 @@ mod tests {
             move_in_words(" can i take the queen with my king ", &p).as_deref(),
             Some("Kxd2")
         );
-        assert_eq!(move_in_words(" can i take his rook with my king ", &p), None);
+        assert_eq!(
+            move_in_words(" can i take his rook with my king ", &p),
+            None
+        );
         // No bishop reaches the rook: the one capture there could be is tested, to say why.
         let p = pos("4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1");
         assert_eq!(
