@@ -206,23 +206,27 @@ fn fen_and_moves(question: &str, found: &regex::Captures) -> Option<InlinePositi
     })
 }
 
-/// Moves written further on, after some prose ("… FEN: 4r1k1/… b - - After Black moves 1..h5+,
-/// the en passant capture 2.gxh6 is not recognized"): the first move list after the FEN, from
-/// a move number, when all of it replays from `fen` — the FEN is then taken out of the
-/// question, the moves left in it (it may ask about one of them). `None` when there is no such list or it does not replay: the FEN is
+/// Moves written apart from the FEN, after some prose ("… FEN: 4r1k1/… b - - After Black moves
+/// 1..h5+, the en passant capture 2.gxh6 is not recognized") or before it: the first move list
+/// after the FEN, else the first before it, from a move number, when all of it replays from
+/// `fen` — the FEN is then taken out of the question, the moves left in it (it may ask about
+/// one of them). `None` when there is no such list or it does not replay: the FEN is
 /// then read alone.
 fn moves_later(question: &str, fen_end: usize, fen: &str) -> Option<InlinePosition> {
     static MOVE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?:^|[^0-9A-Za-z.])\d{1,3}\.+\s*[a-hNBRQKO0]").expect("pattern")
     });
     let fen_start = FEN_IN_TEXT.captures(question)?.get(1)?.start();
-    let rest = &question[fen_end..];
-    let at = MOVE_NUMBER.find(rest)?;
-    let from = fen_end + at.start() + rest[at.start()..].find(|c: char| c.is_ascii_digit())?;
-    let (moves, _) = moves_after(&question[from..]);
-    if moves.is_empty() || replayable_through(fen, &moves)? < moves.len() {
-        return None;
-    }
+    // The first list after the FEN, else the first one before it ("After 1..h5+, is 2.gxh6
+    // legal? FEN …").
+    let replaying = |from: usize, to: usize| {
+        let stretch = &question[from..to];
+        let at = MOVE_NUMBER.find(stretch)?;
+        let start = from + at.start() + stretch[at.start()..].find(|c: char| c.is_ascii_digit())?;
+        let (moves, _) = moves_after(&question[start..to]);
+        (!moves.is_empty() && replayable_through(fen, &moves)? == moves.len()).then_some(moves)
+    };
+    let moves = replaying(fen_end, question.len()).or_else(|| replaying(0, fen_start))?;
     Some(InlinePosition {
         fen: Some(fen.to_string()),
         moves,
@@ -426,6 +430,12 @@ mod tests {
         )
         .expect("a position");
         assert_eq!(found.moves.len(), 6);
+        // Moves written before the FEN.
+        let found = position_in_question(
+            "After Black moves 1..h5+, is the en passant capture 2.gxh6 legal? FEN 4r1k1/7p/p3pQp1/3p2P1/1p1P1RK1/2P5/7q/8 b - - 0 1",
+        )
+        .expect("a position");
+        assert_eq!(found.moves, ["h5+"]);
         // A list that does not replay from the FEN leaves the FEN alone.
         let found = position_in_question("8/2kr4/8/K7/8/8/8/8 w - - 0 1 and later 1. Kh8 Rd8")
             .expect("the FEN");
