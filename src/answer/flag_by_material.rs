@@ -143,6 +143,9 @@ pub struct FlagByMaterial {
     /// An Armageddon game: a draw on the board is Black's match win under the usual
     /// regulations.
     armageddon: bool,
+    /// What bishops alone can do when the question says on which colours they run ("on the
+    /// same colour": no mate at all; "opposite colours": a mate exists); undecided otherwise.
+    bishop_colours_said: MateChance,
 }
 
 /// Everyone a question can name: an army said to be both players' is each one's.
@@ -256,6 +259,7 @@ impl FlagByMaterial {
             flagged_army: army_of(flagged),
             quick: settings.contains(&Setting::Rapid) || settings.contains(&Setting::Blitz),
             armageddon: settings.contains(&Setting::Armageddon),
+            bishop_colours_said: bishop_colours_said(lower),
         })
     }
 
@@ -270,7 +274,15 @@ impl FlagByMaterial {
             None if self.mater.lone_minor() => None,
             None => Some(mate_chance(&self.mater, &Army::bare())),
         };
+        let by_colours = chance == Some(MateChance::DependsOnBishopColours);
+        let chance = match chance {
+            Some(MateChance::DependsOnBishopColours) => Some(self.bishop_colours_said),
+            c => c,
+        };
         let mut text = match chance {
+            Some(MateChance::Impossible) if by_colours => format!(
+                "It is a draw: with every bishop on squares of one colour neither side can ever checkmate, so the position was dead and the game already drawn (5.2.2); {fell} too late to matter (6.9)."
+            ),
             Some(MateChance::Impossible) => format!(
                 "It is a draw: {fell}, but {with} cannot checkmate by any series of legal moves, and only a player who could mate wins on time (6.9). {}",
                 impossible_why(&self.mater)
@@ -317,6 +329,38 @@ impl FlagByMaterial {
             Terms::Relative | Terms::Unnamed => w.to_lowercase(),
             Terms::Colours | Terms::Letters => w,
         }
+    }
+}
+
+/// The bishops' colours when the question says them.
+fn bishop_colours_said(lower: &str) -> MateChance {
+    const SAME: &[&str] = &[
+        "same colour",
+        "same color",
+        "same-colour",
+        "same-color",
+        "same coloured",
+        "same colored",
+        "same-coloured",
+        "same-colored",
+    ];
+    const OPPOSITE: &[&str] = &[
+        "opposite colour",
+        "opposite color",
+        "opposite-colour",
+        "opposite-color",
+        "different colour",
+        "different color",
+        "opposite coloured",
+        "opposite-coloured",
+        "opposite colored",
+        "opposite-colored",
+    ];
+    let says = |list: &[&str]| list.iter().any(|p| lower.contains(p));
+    match (says(SAME), says(OPPOSITE)) {
+        (true, false) => MateChance::Impossible,
+        (false, true) => MateChance::Possible,
+        _ => MateChance::DependsOnBishopColours,
     }
 }
 
@@ -509,7 +553,14 @@ fn armies(lower: &str) -> Vec<(usize, Party, Army)> {
                 if i > 0 && lower.as_bytes()[i - 1].is_ascii_alphabetic() {
                     continue;
                 }
-                let Some(said) = army_at(&lower[i + anchor.len()..]) else {
+                // "We both had kings and bishops": a king and a bishop each.
+                let text = &lower[i + anchor.len()..];
+                let said = if owner.is_none() {
+                    army_each(text)
+                } else {
+                    army_at(text)
+                };
+                let Some(said) = said else {
                     continue;
                 };
                 let second = versus(said.rest);
@@ -583,6 +634,16 @@ fn versus(text: &str) -> Option<Said<'_>> {
 /// The army named at the start of `text` ("a king and two knights", "only his king", "king
 /// rook"), and the text after it.
 fn army_at(text: &str) -> Option<Said<'_>> {
+    army_read(text, 2)
+}
+
+/// [`army_at`] for an army both players hold: a plural without a number is one each.
+fn army_each(text: &str) -> Option<Said<'_>> {
+    army_read(text, 1)
+}
+
+/// An army described at the start of `text`; a plural without a number counts `plural_count`.
+fn army_read(text: &str, plural_count: u8) -> Option<Said<'_>> {
     const FILLER: &[&str] = &[
         "a",
         "an",
@@ -615,7 +676,9 @@ fn army_at(text: &str) -> Option<Said<'_>> {
             count = Some(n);
         } else if let Some(kind) = piece_word(w) {
             let plural = w.ends_with('s') && !w.ends_with("'s");
-            let n = count.take().unwrap_or(if plural { 2 } else { 1 });
+            let n = count
+                .take()
+                .unwrap_or(if plural { plural_count } else { 1 });
             add(&mut army, kind, n, &mut king);
         } else if let Some(kinds) = piece_letters(w) {
             for kind in kinds {
@@ -861,6 +924,25 @@ mod tests {
         assert!(
             read("It came down to king and rook versus king and knight, and the flag fell.")
                 .is_none()
+        );
+    }
+
+    #[test]
+    fn bishops_said_to_run_on_one_colour_or_both() {
+        assert_verdict(
+            "We both had only kings and bishops on the same colour and my flag fell. Who won?",
+            Party::Asker,
+            "It is a draw: with every bishop on squares of one colour",
+        );
+        assert_verdict(
+            "We both had only kings and bishops, on opposite colours, and my flag fell. Who won?",
+            Party::Asker,
+            "Your opponent wins",
+        );
+        assert_verdict(
+            "We both had only kings and bishops and my flag fell. Who won?",
+            Party::Asker,
+            "It depends on the bishops",
         );
     }
 
