@@ -507,12 +507,16 @@ impl Arbiter {
     /// One paragraph for each matched part, in order ([`Arbiter::paragraph`]).
     fn paragraphs(&self, chosen: &[PartMatch], frame: &Frame, position_given: bool) -> Vec<String> {
         let asked = Permission::asked_in(&frame.lower);
+        // "Was the arbiter right?": a ruling's bare "Yes"/"No" answers its own heading, and would
+        // read as a verdict on the decision; the ruling is said without it.
+        let about_a_decision = super::polarity::asks_whether_a_decision_was_right(&frame.lower);
         chosen
             .iter()
             .map(|m| {
                 let p = &self.book.passages[m.passage];
                 let text = self.paragraph(p, frame.kind, position_given);
                 match (asked, Permission::of_heading(&p.title.to_lowercase())) {
+                    _ if about_a_decision => super::polarity::without_bare_yes_or_no(&text),
                     (Some(asked), Some(written)) if asked != written => {
                         said_in_words(&text, written)
                     }

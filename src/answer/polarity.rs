@@ -96,6 +96,25 @@ pub(super) fn bare_yes_or_no(text: &str) -> Option<(bool, char, &str)> {
     Some((yes, mark, rest))
 }
 
+/// Whether the question asks if someone's ruling or claim was right ("Was the arbiter right?",
+/// "Is the DOP correct in his decision?", "who is right?"): a ruling's bare "Yes" or "No"
+/// answers its own heading, not that, and would read as a verdict on the decision.
+pub fn asks_whether_a_decision_was_right(lower: &str) -> bool {
+    static RE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b(was|is|were|are)\s+(the\s+)?(arbiter|arbitor|td|director|dop|referee|organi[sz]er|captain|he|she|they|i|my opponent)('s)?\s+(\w+\s+){0,2}(right|correct|wrong|incorrect)\b|\bwho(\s+is|'s)\s+right\b")
+            .expect("valid regex")
+    });
+    RE.is_match(lower)
+}
+
+/// `text` without its bare "Yes" or "No" opening, the rest capitalised.
+pub(super) fn without_bare_yes_or_no(text: &str) -> String {
+    match bare_yes_or_no(text) {
+        Some((_, _, rest)) => crate::rules::castling::capitalise_first(rest),
+        None => text.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,5 +162,14 @@ mod tests {
             said_in_words("Yes: capturing the king is never legal.", IsItForbidden),
             "It is not allowed: capturing the king is never legal."
         );
+    }
+    #[test]
+    fn questions_about_a_decision_being_right() {
+        use super::asks_whether_a_decision_was_right as asks;
+        assert!(asks("the dop says no. is the dop correct in his decision?"));
+        assert!(asks("was the arbiter right to forfeit him?"));
+        assert!(asks("he says it's a draw, i say i won. who's right?"));
+        assert!(!asks("can i castle out of check?"));
+        assert!(!asks("is it right to resign in a lost position?"));
     }
 }
