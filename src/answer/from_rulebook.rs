@@ -580,6 +580,13 @@ impl Arbiter {
             return self.not_sure(frame, &whole_hits, meaningful);
         }
         let mut paragraphs = self.paragraphs(&chosen, frame, false);
+        if let Some(verdict) = &by_material {
+            let at = if verdict_leads { 0 } else { paragraphs.len() };
+            paragraphs.insert(at, verdict.paragraph());
+        }
+        // The articles the first reading names are cited before the search's other hits; the
+        // second reading's deciding article is among the runner-ups already.
+        let first_reading = paragraphs.join("\n\n");
         if let Some(other) = self.close_second_reading(&chosen) {
             let p = &self.book.passages[other];
             paragraphs.push(format!(
@@ -588,13 +595,9 @@ impl Arbiter {
                 self.paragraph(p, frame.kind, false)
             ));
         }
-        if let Some(verdict) = &by_material {
-            let at = if verdict_leads { 0 } else { paragraphs.len() };
-            paragraphs.insert(at, verdict.paragraph());
-        }
         let answer = paragraphs.join("\n\n");
         let ordered = self.ordered_articles(&chosen, by_material.as_ref().map(|_| verdict_leads));
-        let citations = self.citations(&ordered, &answer, &whole_hits);
+        let citations = self.citations(&ordered, &first_reading, &whole_hits);
         Answer::without_position(
             answer,
             citations,
