@@ -499,7 +499,11 @@
 
     const body = el("div", { class: "ruling" });
     const paragraphs = String(data.answer || "").split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
-    paragraphs.forEach((p, i) => body.append(i === 0 ? verdictParagraph(p) : el("p", { text: p })));
+    // A second reading ("If your question is rather …") is set apart from the answer itself.
+    const secondReading = (p) => p.startsWith("If your question is rather");
+    paragraphs.forEach((p, i) =>
+      body.append(i === 0 ? verdictParagraph(p) : el("p", { text: p, class: secondReading(p) ? "second-reading" : undefined })),
+    );
     item.append(body);
 
     const report = data.position;
