@@ -509,7 +509,7 @@ impl Arbiter {
         let asked = Permission::asked_in(&frame.lower);
         // "Was the arbiter right?": a ruling's bare "Yes"/"No" answers its own heading, and would
         // read as a verdict on the decision; the ruling is said without it.
-        let about_a_decision = super::polarity::asks_whether_a_decision_was_right(&frame.lower);
+        let about_a_decision = super::polarity::asks_whether_someone_is_right(&frame.lower);
         chosen
             .iter()
             .map(|m| {

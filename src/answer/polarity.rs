@@ -96,13 +96,18 @@ pub(super) fn bare_yes_or_no(text: &str) -> Option<(bool, char, &str)> {
     Some((yes, mark, rest))
 }
 
-/// Whether the question asks if someone's ruling or claim was right ("Was the arbiter right?",
-/// "Is the DOP correct in his decision?", "who is right?"): a ruling's bare "Yes" or "No"
-/// answers its own heading, not that, and would read as a verdict on the decision.
-pub fn asks_whether_a_decision_was_right(lower: &str) -> bool {
+/// Whether the question asks if someone's decision or statement is right ("Was the arbiter
+/// right?", "Is the DOP correct in his decision?", "Who is right?", "Is that true?"), rather
+/// than asking about the move or the rule itself: a ruling's bare "Yes" or "No" answers its own
+/// heading, not that, and would read as a verdict on the decision or the statement.
+pub fn asks_whether_someone_is_right(lower: &str) -> bool {
     static RE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\b(was|is|were|are)\s+(the\s+)?(arbiter|arbitor|td|director|dop|referee|organi[sz]er|captain|he|she|they|i|my opponent)('s)?\s+(\w+\s+){0,2}(right|correct|wrong|incorrect)\b|\bwho(\s+is|'s)\s+right\b")
-            .expect("valid regex")
+        Regex::new(concat!(
+            r"\b(was|is|were|are)\s+(the\s+)?(arbiter|arbitor|td|director|dop|referee|organi[sz]er|captain|he|she|they|i|my opponent)('s)?\s+(\w+\s+){0,2}(right|correct|wrong|incorrect)\b",
+            r"|\bwho(\s+is|'s)\s+right\b",
+            r"|\bis\s+(that|this)\s+(right|true|correct)\b|\bis\s+it\s+(true|correct)\b",
+        ))
+        .expect("valid regex")
     });
     RE.is_match(lower)
 }
@@ -164,12 +169,16 @@ mod tests {
         );
     }
     #[test]
-    fn questions_about_a_decision_being_right() {
-        use super::asks_whether_a_decision_was_right as asks;
+    fn questions_whether_someone_is_right() {
+        use super::asks_whether_someone_is_right as asks;
         assert!(asks("the dop says no. is the dop correct in his decision?"));
         assert!(asks("was the arbiter right to forfeit him?"));
         assert!(asks("he says it's a draw, i say i won. who's right?"));
         assert!(!asks("can i castle out of check?"));
+        assert!(asks(
+            "my coach says castling out of check is fine. is that true?"
+        ));
         assert!(!asks("is it right to resign in a lost position?"));
+        assert!(!asks("can i castle out of check?"));
     }
 }

@@ -7,6 +7,7 @@ use super::{PositionAsk, PositionRuling, Ruled, lower_first, side_name};
 use crate::answer::actors::subject;
 use crate::answer::claims::{ClaimSubject, Side, Wing, castling_status};
 use crate::answer::intent::Topic;
+use crate::answer::polarity::asks_whether_someone_is_right;
 use crate::rules::castling::{CastlingStatus, castling_status as status_in};
 
 pub struct Castling;
@@ -107,7 +108,7 @@ fn to_move(ask: &PositionAsk, side: Side, wing: Wing, ruled: &mut Ruled) -> Stri
     let reason = reasons_text(st);
     // "He says I can't castle; is he right?": a bare yes or no would answer the claim, not
     // the castling, so the fact is stated without one.
-    let verdict = match (asks_if_claim_is_right(&ask.lower), st.legal) {
+    let verdict = match (asks_whether_someone_is_right(&ask.lower), st.legal) {
         (true, _) => "",
         (false, true) => "Yes: ",
         (false, false) => "No: ",
@@ -124,30 +125,6 @@ fn to_move(ask: &PositionAsk, side: Side, wing: Wing, ruled: &mut Ruled) -> Stri
     cite_and_mark(ruled, st);
     claims(ask, ruled, side, wing);
     sentence
-}
-
-/// Whether the question asks if someone's statement is right ("is he right?", "is that
-/// true?"), rather than asking about the move itself.
-fn asks_if_claim_is_right(lower: &str) -> bool {
-    const ASKS: &[&str] = &[
-        "is he right",
-        "is she right",
-        "is my opponent right",
-        "was he right",
-        "was she right",
-        "is he correct",
-        "is she correct",
-        "is that right",
-        "is that true",
-        "is that correct",
-        "is this true",
-        "is it true",
-        "who is right",
-        "who's right",
-        "is the arbiter right",
-        "was the arbiter right",
-    ];
-    ASKS.iter().any(|a| lower.contains(a))
 }
 
 /// The side not to move: the right, and whether castling would be possible on its turn if
