@@ -35,6 +35,8 @@ pub struct MatchTuning {
     /// like the question: a runner-up that shares only a few keywords, where the best shares
     /// the question's wording, is another question.
     pub second_wording: f32,
+    /// A ruling that defines a term ("What is …?") when the question is the bare term.
+    pub bare_term_definition: f32,
     /// Within that similarity, the share of the ruling's text (the rest: its phrasings).
     pub body: f32,
     /// A law passage's fit for its search rank (it has no phrasings to compare).
@@ -80,6 +82,7 @@ impl Default for MatchTuning {
             second_gap: 0.1,
             second_below: 0.7,
             second_wording: 0.8,
+            bare_term_definition: 1.1,
             body: 0.2,
             law: 0.5,
             guide: 0.35,
@@ -115,6 +118,7 @@ impl MatchTuning {
                 "second_gap" => &mut self.second_gap,
                 "second_below" => &mut self.second_below,
                 "second_wording" => &mut self.second_wording,
+                "bare_term_definition" => &mut self.bare_term_definition,
                 "body" => &mut self.body,
                 "law" => &mut self.law,
                 "guide" => &mut self.guide,
@@ -302,6 +306,8 @@ impl Arbiter {
         }
         let time_unasked = !mentions_time(&frame.lower);
         let said = self.premise_tests.said_in(&frame.lower);
+        // A bare term ("3fold", "en passant?") asks what it is: a ruling that defines it fits.
+        let bare_term = part.split_whitespace().count() <= 3;
         let mut out: Vec<Candidate> = found
             .into_iter()
             .map(|(passage, (similarity, rank))| {
@@ -323,6 +329,11 @@ impl Arbiter {
                                 1.0
                             } else {
                                 t.premise_missing
+                            }
+                            * if bare_term && defines(&p.title) {
+                                t.bare_term_definition
+                            } else {
+                                1.0
                             }
                     }
                     None if p.kind == PageKind::Law && p.article.is_some() => t.law * rank,
@@ -904,4 +915,12 @@ mod tests {
             "The whole position must recur."
         );
     }
+}
+
+/// Whether a ruling's heading asks what something is ("What is threefold repetition?", "What
+/// does j'adoube mean?").
+fn defines(title: &str) -> bool {
+    ["What is ", "What are ", "What does "]
+        .iter()
+        .any(|w| title.starts_with(w))
 }
