@@ -818,6 +818,14 @@ fn reads_like_contents(sentence: &str) -> bool {
     .any(|w| s.contains(w))
 }
 
+/// Whether a ruling's heading asks what something is ("What is threefold repetition?", "What
+/// does j'adoube mean?").
+fn defines(title: &str) -> bool {
+    ["What is ", "What are ", "What does "]
+        .iter()
+        .any(|w| title.starts_with(w))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -915,12 +923,4 @@ mod tests {
             "The whole position must recur."
         );
     }
-}
-
-/// Whether a ruling's heading asks what something is ("What is threefold repetition?", "What
-/// does j'adoube mean?").
-fn defines(title: &str) -> bool {
-    ["What is ", "What are ", "What does "]
-        .iter()
-        .any(|w| title.starts_with(w))
 }
