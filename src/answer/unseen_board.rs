@@ -46,9 +46,32 @@ const MAX_WORDS: usize = 10;
 pub fn points_at_unseen_board(frame: &Frame) -> bool {
     defining_article(frame.intent.topic).is_some()
         && frame.lower.split_whitespace().count() <= MAX_WORDS
-        && POINTING.iter().any(|w| frame.lower.contains(w))
+        && (POINTING.iter().any(|w| frame.lower.contains(w)) || names_a_move(frame))
         && !TELLING.iter().any(|w| frame.lower.contains(w))
         && !CONDITION.iter().any(|w| frame.lower.contains(w))
+}
+
+/// A move written in notation with a piece letter or a capture ("Is Bb5 legal?", "Is Qxf7
+/// mate?"), asked about its legality, a check or a mate: only the board it is played on can
+/// decide it.
+fn names_a_move(frame: &Frame) -> bool {
+    // Notation asked about, or a position the question names ("at the start"), is no board
+    // left unseen; a promotion's choice is a rule of its own (a8=K is never legal).
+    const NOT_A_BOARD: &[&str] = &[
+        "write",
+        "written",
+        "notation",
+        "algebraic",
+        "start",
+        "disambig",
+    ];
+    matches!(
+        frame.intent.topic,
+        Topic::MoveLegality | Topic::Checkmate | Topic::Check | Topic::EnPassant
+    ) && !NOT_A_BOARD.iter().any(|w| frame.lower.contains(w))
+        && frame.intent.mv.as_deref().is_some_and(|m| {
+            !m.contains('=') && (m.starts_with(['K', 'Q', 'R', 'B', 'N']) || m.contains('x'))
+        })
 }
 
 /// The article that states what the checker would test for a topic.
@@ -93,6 +116,9 @@ mod tests {
             "can I castle here?",
             "is this stalemate",
             "En passant here?",
+            "Is Bb5 legal?",
+            "Is Qxf7 mate?",
+            "Can I take exd6 en passant?",
         ] {
             assert!(points_at_unseen_board(&Frame::read(q)), "{q}");
         }
@@ -104,6 +130,10 @@ mod tests {
             "is it stalemate if I can only move my pawn",
             "can you en passant a pawn that moved one square",
             "can you castle with the rook that moved back",
+            // Notation, a promotion's choice and a named position are no unseen board.
+            "e8=Q how do i write promotion",
+            "Is a8=K a legal move?",
+            "Is Nf3 legal in the starting position?",
         ] {
             assert!(!points_at_unseen_board(&Frame::read(q)), "{q}");
         }
