@@ -251,12 +251,15 @@ impl FlagByMaterial {
             }
             _ => flagged,
         };
-        let mater = army_of(flagged.other())?;
+        // "He took my last pawn": what the story says was captured afterwards is gone.
+        let after_captures =
+            |p: Party| army_of(p).map(|army| without_last_captured(army, lower, p == Party::Asker));
+        let mater = after_captures(flagged.other())?;
         let settings = &frame.settings;
         Some(FlagByMaterial {
             flagged,
             mater,
-            flagged_army: army_of(flagged),
+            flagged_army: after_captures(flagged),
             quick: settings.contains(&Setting::Rapid) || settings.contains(&Setting::Blitz),
             armageddon: settings.contains(&Setting::Armageddon),
             bishop_colours_said: bishop_colours_said(lower),
@@ -330,6 +333,29 @@ impl FlagByMaterial {
             Terms::Colours | Terms::Letters => w,
         }
     }
+}
+
+/// `army` without the kind of man the story says was taken as the owner's last one ("he took my
+/// last pawn", "I captured his last knight"); `asker`: the army is the asker's ("my").
+fn without_last_captured(mut army: Army, lower: &str, asker: bool) -> Army {
+    static RE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b(?:took|takes|taken|captured|captures|won|wins|grabbed|ate)\s+(my|his|her|their|the)\s+last\s+(pawn|knight|bishop|rook|queen)\b")
+            .expect("valid regex")
+    });
+    for c in RE.captures_iter(lower) {
+        let mine = &c[1] == "my";
+        if mine != asker || &c[1] == "the" {
+            continue;
+        }
+        match &c[2] {
+            "pawn" => army.pawns = 0,
+            "knight" => army.knights = 0,
+            "bishop" => army.bishops = 0,
+            "rook" => army.rooks = 0,
+            _ => army.queens = 0,
+        }
+    }
+    army
 }
 
 /// The bishops' colours when the question says them.
@@ -943,6 +969,15 @@ mod tests {
             "We both had only kings and bishops and my flag fell. Who won?",
             Party::Asker,
             "It depends on the bishops",
+        );
+    }
+
+    #[test]
+    fn a_last_man_taken_in_the_story_is_gone() {
+        assert_verdict(
+            "Opponent was very low on time, he has a King and Queen, I have a King and several pawns. On the move where he took my last pawn I noticed he had flagged. Who wins?",
+            Party::Opponent,
+            "It is a draw",
         );
     }
 
