@@ -146,6 +146,8 @@ pub struct FlagByMaterial {
     /// What bishops alone can do when the question says on which colours they run ("on the
     /// same colour": no mate at all; "opposite colours": a mate exists); undecided otherwise.
     bishop_colours_said: MateChance,
+    /// The question names "Player 1" and "Player 2": the answer does too.
+    numbered: bool,
 }
 
 /// Everyone a question can name: an army said to be both players' is each one's.
@@ -207,7 +209,15 @@ impl FlagByMaterial {
         {
             return None;
         }
-        let lower = &frame.lower;
+        // "Player 1" and "Player 2" are read as the lettered players, and named back as written.
+        let numbered = frame.lower.contains("player 1") && frame.lower.contains("player 2");
+        let lettered = numbered.then(|| {
+            frame
+                .lower
+                .replace("player 1", "player a")
+                .replace("player 2", "player b")
+        });
+        let lower = lettered.as_ref().unwrap_or(&frame.lower);
         if lower.contains("both flags") || lower.contains("both players ran out") {
             return None;
         }
@@ -263,11 +273,22 @@ impl FlagByMaterial {
             quick: settings.contains(&Setting::Rapid) || settings.contains(&Setting::Blitz),
             armageddon: settings.contains(&Setting::Armageddon),
             bishop_colours_said: bishop_colours_said(lower),
+            numbered,
         })
     }
 
     /// The answer: the result first, then why, then what the position can change.
     pub fn paragraph(&self) -> String {
+        let text = self.paragraph_lettered();
+        if self.numbered {
+            text.replace("Player A", "Player 1")
+                .replace("Player B", "Player 2")
+        } else {
+            text
+        }
+    }
+
+    fn paragraph_lettered(&self) -> String {
         let mater = self.flagged.other();
         let fell = format!("{} flag fell", self.flagged.possessive());
         let with = format!("{} {}", mater.possessive(), army_words(&self.mater));
@@ -978,6 +999,18 @@ mod tests {
             "Opponent was very low on time, he has a King and Queen, I have a King and several pawns. On the move where he took my last pawn I noticed he had flagged. Who wins?",
             Party::Opponent,
             "It is a draw",
+        );
+    }
+
+    #[test]
+    fn numbered_players_are_read_and_named_as_written() {
+        let q = "Player 1 had a king, a pawn, and a promoted queen, and Player 2 had a king and a bishop. Player 1's flag fell. Who wins?";
+        let f = read(q).expect("read");
+        assert_eq!(f.flagged, Party::PlayerA);
+        assert!(
+            f.paragraph().starts_with("Player 2 wins"),
+            "{}",
+            f.paragraph()
         );
     }
 
