@@ -360,12 +360,11 @@ impl FlagByMaterial {
 /// last pawn", "I captured his last knight"); `asker`: the army is the asker's ("my").
 fn without_last_captured(mut army: Army, lower: &str, asker: bool) -> Army {
     static RE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\b(?:took|takes|taken|captured|captures|won|wins|grabbed|ate)\s+(my|his|her|their|the)\s+last\s+(pawn|knight|bishop|rook|queen)\b")
+        Regex::new(r"\b(?:took|takes|taken|captured|captures|won|wins|grabbed|ate)\s+(my|his|her|their)\s+last\s+(pawn|knight|bishop|rook|queen)\b")
             .expect("valid regex")
     });
     for c in RE.captures_iter(lower) {
-        let mine = &c[1] == "my";
-        if mine != asker || &c[1] == "the" {
+        if (&c[1] == "my") != asker {
             continue;
         }
         match &c[2] {

@@ -229,15 +229,11 @@ fn agreement_with(article: &str, passage: usize, votes: &[(&str, usize, f32)]) -
 struct PartMatch {
     passage: usize,
     confidence: f32,
-    /// The best candidate that rests on another article, if any: its deciding article is
-    /// cited after the chosen one's.
-    runner_up: Option<usize>,
-    /// The runner-up's fit (0 without one).
-    runner_up_fit: f32,
-    /// How closely the best and the runner-up are worded like the question (their
-    /// similarity, 0 for a law passage).
+    /// How closely the chosen passage is worded like the question (0 for a law passage).
     similarity: f32,
-    runner_up_similarity: f32,
+    /// The best candidate that rests on another article, if any: its deciding article is
+    /// cited after the chosen one's, and it may be given as a second reading.
+    runner_up: Option<Candidate>,
 }
 
 /// How many of the search's best hits a part's candidates take in (each scored by the matcher
@@ -255,7 +251,7 @@ const STORY_FIT: f32 = 0.5;
 const MATCHER_BEST: usize = 15;
 
 /// A passage in the running to answer a part of a question.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 struct Candidate {
     passage: usize,
     /// Word overlap with a ruling's phrasings (0 for law passages).
@@ -360,10 +356,8 @@ impl Arbiter {
             return Some(PartMatch {
                 passage: top.passage,
                 confidence: 1.0,
-                runner_up: None,
-                runner_up_fit: 0.0,
                 similarity: 0.0,
-                runner_up_similarity: 0.0,
+                runner_up: None,
             });
         }
         let candidates = self.candidates(part, frame, hits);
@@ -379,10 +373,8 @@ impl Arbiter {
         Some(PartMatch {
             passage: best.passage,
             confidence: best.fit,
-            runner_up: runner.map(|c| c.passage),
-            runner_up_fit: runner.map_or(0.0, |c| c.fit),
             similarity: best.similarity,
-            runner_up_similarity: runner.map_or(0.0, |c| c.similarity),
+            runner_up: runner.copied(),
         })
     }
 
@@ -413,10 +405,8 @@ impl Arbiter {
         Some(PartMatch {
             passage: best.passage,
             confidence: best.fit,
-            runner_up: None,
-            runner_up_fit: 0.0,
             similarity: 0.0,
-            runner_up_similarity: 0.0,
+            runner_up: None,
         })
     }
 
@@ -625,11 +615,11 @@ impl Arbiter {
         let [only] = chosen else { return None };
         let other = only.runner_up?;
         let t = &self.match_tuning;
-        (self.book.passages[other].ruling.is_some()
+        (self.book.passages[other.passage].ruling.is_some()
             && only.confidence < t.second_below
-            && only.runner_up_similarity >= t.second_wording * only.similarity
-            && only.confidence - only.runner_up_fit < t.second_gap)
-            .then_some(other)
+            && other.similarity >= t.second_wording * only.similarity
+            && only.confidence - other.fit < t.second_gap)
+            .then_some(other.passage)
     }
 
     /// The passage for each part of a multi-part question (when at least two parts find
@@ -683,7 +673,7 @@ impl Arbiter {
         ordered.extend(
             chosen
                 .iter()
-                .filter_map(|m| m.runner_up)
+                .filter_map(|m| m.runner_up.map(|c| c.passage))
                 .filter_map(|p| self.book.passages[p].deciding_article()),
         );
         for m in chosen {
@@ -835,10 +825,8 @@ mod tests {
         let part = |passage, confidence| PartMatch {
             passage,
             confidence,
-            runner_up: None,
-            runner_up_fit: 0.0,
             similarity: 0.0,
-            runner_up_similarity: 0.0,
+            runner_up: None,
         };
         let order = |chosen: &[PartMatch]| chosen.iter().map(|m| m.passage).collect::<Vec<_>>();
         let mut chosen = [part(1, 0.6), part(2, 0.65), part(3, 0.85)];

@@ -185,7 +185,7 @@ fn fen_and_moves(question: &str, found: &regex::Captures) -> Option<InlinePositi
     let (mut moves, moves_end) = moves_after(&question[end..]);
     end += moves_end;
     if moves.is_empty()
-        && let Some(later) = moves_later(question, end, &fen)
+        && let Some(later) = moves_later(question, start..end, &fen)
     {
         return Some(later);
     }
@@ -212,17 +212,19 @@ fn fen_and_moves(question: &str, found: &regex::Captures) -> Option<InlinePositi
 /// `fen` — the FEN is then taken out of the question, the moves left in it (it may ask about
 /// one of them). `None` when there is no such list or it does not replay: the FEN is
 /// then read alone.
-fn moves_later(question: &str, fen_end: usize, fen: &str) -> Option<InlinePosition> {
+fn moves_later(
+    question: &str,
+    fen_at: std::ops::Range<usize>,
+    fen: &str,
+) -> Option<InlinePosition> {
     static MOVE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?:^|[^0-9A-Za-z.])\d{1,3}\.+\s*[a-hNBRQKO0]").expect("pattern")
     });
-    let fen_start = FEN_IN_TEXT.captures(question)?.get(1)?.start();
+    let (fen_start, fen_end) = (fen_at.start, fen_at.end);
     // The first list after the FEN, else the first one before it ("After 1..h5+, is 2.gxh6
     // legal? FEN …").
     let replaying = |from: usize, to: usize| {
-        let stretch = &question[from..to];
-        let at = MOVE_NUMBER.find(stretch)?;
-        let start = from + at.start() + stretch[at.start()..].find(|c: char| c.is_ascii_digit())?;
+        let start = from + list_start(&question[from..to], &MOVE_NUMBER)?;
         let (moves, _) = moves_after(&question[start..to]);
         (!moves.is_empty() && replayable_through(fen, &moves)? == moves.len()).then_some(moves)
     };
@@ -256,8 +258,7 @@ fn replayable_through(fen: &str, moves: &[String]) -> Option<usize> {
 fn game_moves(question: &str) -> Option<InlinePosition> {
     static FIRST_MOVE: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"(?:^|[^0-9A-Za-z.])1\.\s*[a-hNBRQKO]").expect("pattern"));
-    let at = FIRST_MOVE.find(question)?;
-    let start = at.start() + question[at.start()..].find('1')?;
+    let start = list_start(question, &FIRST_MOVE)?;
     let (mut moves, length) = moves_after(&question[start..]);
     // One move is a reference to a move ("1. e4 is the best"), not a game.
     if moves.len() < 2 {
@@ -302,6 +303,13 @@ fn last_move_in_dispute(after: &str, prose: &str, moves: &mut Vec<String>) -> Op
         (castles && lower.contains("castl")) || (last.contains('=') && lower.contains("promot"));
     let disputed = DISPUTED.iter().any(|w| lower.contains(w));
     (ends_the_question && of_its_kind && disputed).then(|| moves.pop())?
+}
+
+/// Where the first move list `number` finds in `text` starts: at its move number's first digit
+/// (the pattern also takes in the character before it).
+fn list_start(text: &str, number: &Regex) -> Option<usize> {
+    let at = number.find(text)?.start();
+    Some(at + text[at..].find(|c: char| c.is_ascii_digit())?)
 }
 
 /// The question with `start..end` taken out, its spaces tidied.

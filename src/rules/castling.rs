@@ -192,15 +192,22 @@ impl<'a> CastlingOption<'a> {
         })
     }
 
+    /// The squares the king crosses and lands on.
+    fn king_path(&self) -> Bitboard {
+        attacks::between(self.king, self.king_to) | Bitboard::from(self.king_to)
+    }
+
+    /// The squares the rook crosses and lands on.
+    fn rook_path(&self) -> Bitboard {
+        attacks::between(self.rook, self.rook_to) | Bitboard::from(self.rook_to)
+    }
+
     /// Pieces standing between: every square the king or the rook passes or lands on must be
     /// empty, apart from the king and that rook themselves.
     fn blocked(&self) -> Option<CastlingReason> {
-        let must_be_empty = (attacks::between(self.king, self.king_to)
-            | Bitboard::from(self.king_to)
-            | attacks::between(self.rook, self.rook_to)
-            | Bitboard::from(self.rook_to))
-        .without(self.king)
-        .without(self.rook);
+        let must_be_empty = (self.king_path() | self.rook_path())
+            .without(self.king)
+            .without(self.rook);
         let blockers = must_be_empty & self.board.occupied();
         blockers.any().then(|| CastlingReason {
             code: CastlingCode::Blocked,
@@ -242,8 +249,7 @@ impl<'a> CastlingOption<'a> {
     /// The king may not castle through or into check: one reason for each attacked square it
     /// would cross or land on. Only the king's squares count; an attacked rook does not.
     fn push_attacked_path(&self, reasons: &mut Vec<CastlingReason>) {
-        let path = (attacks::between(self.king, self.king_to) | Bitboard::from(self.king_to))
-            .without(self.king);
+        let path = self.king_path().without(self.king);
         // The king leaves its square, and in Chess960 the castling rook may stand on the
         // king's path; both move away, so neither shields a square.
         let occupied = self.board.occupied().without(self.king).without(self.rook);
@@ -286,11 +292,8 @@ impl<'a> CastlingOption<'a> {
     /// A square only the rook crosses (b1 when castling long) that is attacked: players often
     /// believe it forbids castling; it does not, only the king's squares count (3.8.2.2).
     fn rook_only_square_attacked(&self) -> String {
-        let king_path = attacks::between(self.king, self.king_to)
-            | Bitboard::from(self.king_to)
-            | Bitboard::from(self.king);
-        let rook_path = attacks::between(self.rook, self.rook_to) | Bitboard::from(self.rook_to);
-        (rook_path & !king_path)
+        let king_squares = self.king_path() | Bitboard::from(self.king);
+        (self.rook_path() & !king_squares)
             .into_iter()
             .find_map(|sq| {
                 let by = self
