@@ -752,8 +752,8 @@ fn without_false_setting_cues(q: &str) -> std::borrow::Cow<'_, str> {
         Regex::new(
             r"(?x)
             \b(?:find|found|finding|look|looked|looking|read|reading|search|searched|searching
-               |saw|seen|see|googled|checked|research|researched)\b(?:\s+\S+){0,3}?\s+online\b
-            | \bonline\s+(?:that|sources?|articles?|resources?|research|says?|said|forums?)\b
+               |saw|seen|see|googled|checked|research|researched)\b(?:\s+\S+){0,3}?\s+(?:online|(?:on\s+|in\s+)?the\s+internet)\b
+            | \b(?:online|internet)\s+(?:that|sources?|articles?|resources?|research|says?|said|forums?|searches?)\b
             | \bto\s+blitz\b | \bblitz(?:ing|ed)\b | \bblitz\s+(?:out\s+)?(?:his|her|my|their|your)?\s*moves\b
             | \b(?:hello|hi|hey|dear|thanks|thank\ you)\s*,?\s+chess\.com\b
             | \bchess\.com\s+(?:community|forums?|members|users)\b
@@ -762,7 +762,7 @@ fn without_false_setting_cues(q: &str) -> std::borrow::Cow<'_, str> {
         )
         .expect("valid regex")
     });
-    if ["online", "blitz", "chess.com", "rapid", "bullet"]
+    if ["online", "internet", "blitz", "chess.com", "rapid", "bullet"]
         .iter()
         .any(|cue| q.contains(cue))
     {
@@ -948,6 +948,8 @@ mod tests {
             "i couldn't find anything online that said you could",
             "i read online that you can castle out of check",
             "i searched for it online but no luck",
+            "i've been looking on the internet for some reference to this procedure",
+            "i searched the internet and found nothing",
         ] {
             assert!(!settings_in(q).contains(&Setting::Online), "{q}");
         }
