@@ -227,9 +227,9 @@ impl FlagByMaterial {
             return None;
         }
         // "The opponent (white) has a bishop": the colour in brackets is read by `named_asker`.
-        let armies = armies(&glued_matchups_split(
+        let armies = armies(&glued_matchups_split(&without_square_colours(
             &lower.replace(" (white)", "").replace(" (black)", ""),
-        ));
+        )));
         let asker_colour = named_asker(lower).map(Party::of_side);
         // The last description of a player's army is the one asked about ("I know it is a
         // draw with a bare king, but what if I have king and bishop?").
@@ -288,6 +288,17 @@ impl FlagByMaterial {
         }
     }
 
+    /// Bishops that the question says all run on one colour, and nothing else on the board
+    /// that could ever be mated or hem a king in: several bishops of one colour (two promoted
+    /// to the same colour, say) can never checkmate, whoever has them.
+    fn bishops_all_on_one_colour(&self) -> bool {
+        let only_bishops = |a: &Army| a.queens + a.rooks + a.knights + a.pawns == 0;
+        self.bishop_colours_said == MateChance::Impossible
+            && only_bishops(&self.mater)
+            && self.mater.bishops > 0
+            && self.flagged_army.as_ref().is_some_and(only_bishops)
+    }
+
     fn paragraph_lettered(&self) -> String {
         let mater = self.flagged.other();
         let fell = format!("{} flag fell", self.flagged.possessive());
@@ -298,9 +309,11 @@ impl FlagByMaterial {
             None if self.mater.lone_minor() => None,
             None => Some(mate_chance(&self.mater, &Army::bare())),
         };
-        let by_colours = chance == Some(MateChance::DependsOnBishopColours);
+        let by_colours = chance == Some(MateChance::DependsOnBishopColours)
+            || self.bishops_all_on_one_colour();
         let chance = match chance {
             Some(MateChance::DependsOnBishopColours) => Some(self.bishop_colours_said),
+            _ if self.bishops_all_on_one_colour() => Some(MateChance::Impossible),
             c => c,
         };
         let mut text = match chance {
@@ -378,6 +391,15 @@ fn without_last_captured(mut army: Army, lower: &str, asker: bool) -> Army {
     army
 }
 
+/// The question without the colour of a bishop's squares ("two light-squared bishops" →
+/// "two bishops"), so that the army is read; [`bishop_colours_said`] reads the colours.
+fn without_square_colours(lower: &str) -> String {
+    static SQUARE_COLOUR: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b(?:light|dark|white|black)[- ]squared?\s+(bishops?)\b").expect("valid regex")
+    });
+    SQUARE_COLOUR.replace_all(lower, "$1").into_owned()
+}
+
 /// The bishops' colours when the question says them.
 fn bishop_colours_said(lower: &str) -> MateChance {
     const SAME: &[&str] = &[
@@ -389,6 +411,12 @@ fn bishop_colours_said(lower: &str) -> MateChance {
         "same colored",
         "same-coloured",
         "same-colored",
+        "light-squared bishops",
+        "light squared bishops",
+        "dark-squared bishops",
+        "dark squared bishops",
+        "light-square bishops",
+        "dark-square bishops",
     ];
     const OPPOSITE: &[&str] = &[
         "opposite colour",
@@ -989,6 +1017,31 @@ mod tests {
             "We both had only kings and bishops and my flag fell. Who won?",
             Party::Asker,
             "It depends on the bishops",
+        );
+    }
+
+    #[test]
+    fn several_bishops_of_one_colour_never_mate() {
+        assert_verdict(
+            "I have two bishops on the same colour against his bare king and his flag fell. Do I win?",
+            Party::Opponent,
+            "It is a draw: with every bishop on squares of one colour",
+        );
+        assert_verdict(
+            "I have two light-squared bishops against his bare king and his flag fell. Do I win?",
+            Party::Opponent,
+            "It is a draw: with every bishop on squares of one colour",
+        );
+        // A pawn of the flagged side can hem its own king in: a mate exists.
+        assert_verdict(
+            "He had king and two bishops on the same colour, I had king and pawn, and my flag fell. Who wins?",
+            Party::Asker,
+            "Your opponent wins",
+        );
+        assert_verdict(
+            "I have two bishops against his bare king and his flag fell. Do I win?",
+            Party::Opponent,
+            "You win",
         );
     }
 
