@@ -762,9 +762,16 @@ fn without_false_setting_cues(q: &str) -> std::borrow::Cow<'_, str> {
         )
         .expect("valid regex")
     });
-    if ["online", "internet", "blitz", "chess.com", "rapid", "bullet"]
-        .iter()
-        .any(|cue| q.contains(cue))
+    if [
+        "online",
+        "internet",
+        "blitz",
+        "chess.com",
+        "rapid",
+        "bullet",
+    ]
+    .iter()
+    .any(|cue| q.contains(cue))
     {
         FALSE_CUES.replace_all(q, " ")
     } else {
