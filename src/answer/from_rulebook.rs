@@ -246,6 +246,9 @@ const STORY_WORDS: usize = 40;
 
 /// … when a ruling fits the story at least this well.
 const STORY_FIT: f32 = 0.5;
+/// How well a ruling on a named article must fit a decision question to answer it instead of
+/// the article's text.
+const NAMED_ARTICLE_FIT: f32 = 0.5;
 
 /// How many of the matcher's own best rulings a part's candidates take in.
 const MATCHER_BEST: usize = 15;
@@ -350,7 +353,10 @@ impl Arbiter {
     /// The best passage for one part of a question, if the match can be trusted.
     fn match_part(&self, part: &str, frame: &Frame, hits: &[Hit]) -> Option<PartMatch> {
         if let Some(top) = hits.first().filter(|h| h.matched_by == MatchedBy::Article) {
-            if let Some(ruling) = self.story_beyond_the_article(part, frame, hits) {
+            if let Some(ruling) = self
+                .story_beyond_the_article(part, frame, hits)
+                .or_else(|| self.ruling_on_the_named_article(part, frame, hits, top))
+            {
                 return Some(ruling);
             }
             return Some(PartMatch {
@@ -406,6 +412,50 @@ impl Arbiter {
             passage: best.passage,
             confidence: best.fit,
             similarity: 0.0,
+            runner_up: None,
+        })
+    }
+
+    /// A question that names an article and asks for a decision ("Can I claim a draw under
+    /// III.5 in a blitz game?", "My III.5 claim was rejected, can I claim again?") is asked
+    /// about a case of that article, not for its text: a ruling that decides on the named
+    /// article (or one within or above it) and fits the question well answers it.
+    fn ruling_on_the_named_article(
+        &self,
+        part: &str,
+        frame: &Frame,
+        hits: &[Hit],
+        named: &Hit,
+    ) -> Option<PartMatch> {
+        if !matches!(
+            frame.kind,
+            QuestionKind::YesNo
+                | QuestionKind::Ruling
+                | QuestionKind::Result
+                | QuestionKind::ResultYesNo
+        ) {
+            return None;
+        }
+        let article = self.book.passages[named.passage].article.as_deref()?;
+        let searched: Vec<Hit> = hits
+            .iter()
+            .filter(|h| h.matched_by != MatchedBy::Article)
+            .cloned()
+            .collect();
+        let best = self
+            .candidates(part, frame, &searched)
+            .into_iter()
+            .filter(|c| c.fit >= NAMED_ARTICLE_FIT)
+            .find(|c| {
+                let p = &self.book.passages[c.passage];
+                p.ruling
+                    .as_ref()
+                    .is_some_and(|meta| meta.articles.iter().any(|a| article_matches(a, article)))
+            })?;
+        Some(PartMatch {
+            passage: best.passage,
+            confidence: best.fit,
+            similarity: best.similarity,
             runner_up: None,
         })
     }
