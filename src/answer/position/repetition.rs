@@ -115,15 +115,27 @@ fn how_it_counted(ask: &PositionAsk) -> Vec<String> {
         let Some(pos) = positions.get(ply) else {
             continue;
         };
-        let pseudo = pos.ep_square(shakmaty::EnPassantMode::PseudoLegal);
-        if pseudo.is_some() && pos.legal_ep_square().is_none() {
-            notes.push(format!(
-                "{} the en passant capture was not legal (it would have left the capturer's king in check), so that position counts as the same position (9.2.3.1).",
-                capitalise_first(&when(ask.game, ply))
-            ));
+        if let Some(note) = double_step_note(pos) {
+            notes.push(format!("{} {note}", capitalise_first(&when(ask.game, ply))));
         }
     }
     notes
+}
+
+/// Why an occurrence right after a pawn's double step counts although the pawn could in
+/// principle have been taken en passant: no capture was legal then, so the possible moves were
+/// the same (9.2.3.1). `None` after any other move, or when the capture was legal.
+fn double_step_note(pos: &Chess) -> Option<&'static str> {
+    use shakmaty::EnPassantMode;
+    pos.ep_square(EnPassantMode::Always)?;
+    if pos.legal_ep_square().is_some() {
+        return None;
+    }
+    Some(if pos.ep_square(EnPassantMode::PseudoLegal).is_some() {
+        "the en passant capture was not legal (it would have left the capturer's king in check), so that position counts as the same position (9.2.3.1)."
+    } else {
+        "a pawn had just advanced two squares, but no pawn stood beside it to take it en passant, so that position counts as the same position (9.2.3.1)."
+    })
 }
 
 /// Earlier positions with the same pieces on the same squares and the same side to move.
