@@ -397,13 +397,8 @@ impl Arbiter {
         if part.split_whitespace().count() < STORY_WORDS {
             return None;
         }
-        let searched: Vec<Hit> = hits
-            .iter()
-            .filter(|h| h.matched_by != MatchedBy::Article)
-            .cloned()
-            .collect();
         let best = self
-            .candidates(part, frame, &searched)
+            .candidates_beside_the_article(part, frame, hits)
             .into_iter()
             .next()
             .filter(|c| c.fit >= STORY_FIT)?;
@@ -416,8 +411,24 @@ impl Arbiter {
         })
     }
 
+    /// The candidates judged on the search's hits other than the article the question names
+    /// (which scores far above them and would flatten their ranks).
+    fn candidates_beside_the_article(
+        &self,
+        part: &str,
+        frame: &Frame,
+        hits: &[Hit],
+    ) -> Vec<Candidate> {
+        let searched: Vec<Hit> = hits
+            .iter()
+            .filter(|h| h.matched_by != MatchedBy::Article)
+            .cloned()
+            .collect();
+        self.candidates(part, frame, &searched)
+    }
+
     /// A question that names an article and asks for a decision ("Can I claim a draw under
-    /// III.5 in a blitz game?", "My III.5 claim was rejected, can I claim again?") is asked
+    /// III.5 in a blitz game?", "Is a claim under 9.2 possible in blitz without a scoresheet?") is asked
     /// about a case of that article, not for its text: a ruling that decides on the named
     /// article (or one within or above it) and fits the question well answers it.
     fn ruling_on_the_named_article(
@@ -437,13 +448,8 @@ impl Arbiter {
             return None;
         }
         let article = self.book.passages[named.passage].article.as_deref()?;
-        let searched: Vec<Hit> = hits
-            .iter()
-            .filter(|h| h.matched_by != MatchedBy::Article)
-            .cloned()
-            .collect();
         let best = self
-            .candidates(part, frame, &searched)
+            .candidates_beside_the_article(part, frame, hits)
             .into_iter()
             .filter(|c| c.fit >= NAMED_ARTICLE_FIT)
             .find(|c| {
