@@ -309,11 +309,11 @@ impl FlagByMaterial {
             None if self.mater.lone_minor() => None,
             None => Some(mate_chance(&self.mater, &Army::bare())),
         };
-        let by_colours =
-            chance == Some(MateChance::DependsOnBishopColours) || self.bishops_all_on_one_colour();
+        let one_colour = self.bishops_all_on_one_colour();
+        let by_colours = chance == Some(MateChance::DependsOnBishopColours) || one_colour;
         let chance = match chance {
             Some(MateChance::DependsOnBishopColours) => Some(self.bishop_colours_said),
-            _ if self.bishops_all_on_one_colour() => Some(MateChance::Impossible),
+            _ if one_colour => Some(MateChance::Impossible),
             c => c,
         };
         let mut text = match chance {

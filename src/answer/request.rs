@@ -185,9 +185,9 @@ fn fen_and_moves(question: &str, found: &regex::Captures) -> Option<InlinePositi
     let (mut moves, moves_end) = moves_after(&question[end..]);
     end += moves_end;
     if moves.is_empty()
-        && let Some(later) = moves_later(question, start..end, &fen)
+        && let Some(apart) = moves_apart(question, start..end, &fen)
     {
-        return Some(later);
+        return Some(apart);
     }
     // Without moves the FEN is kept even when it is no position, so that the answer can say
     // what is wrong with it; but a board field without a king ("1/2/3/4/5/6/7/8") is no attempt
@@ -212,7 +212,7 @@ fn fen_and_moves(question: &str, found: &regex::Captures) -> Option<InlinePositi
 /// `fen` — the FEN is then taken out of the question, the moves left in it (it may ask about
 /// one of them). `None` when there is no such list or it does not replay: the FEN is
 /// then read alone.
-fn moves_later(
+fn moves_apart(
     question: &str,
     fen_at: std::ops::Range<usize>,
     fen: &str,
