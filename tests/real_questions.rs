@@ -24,7 +24,7 @@
 //! 30% of their words with one of the fold's questions): plain dev partly recalls phrasings
 //! written from its own questions, so this is the grade to tune mechanisms on. `ORACLE=1` adds,
 //! for the misses, where a ruling stating the fact stood among the candidates; `ORACLE=show`
-//! prints the misses whose ruling was second or third; `SHOW=dev_folds` prints every miss.
+//! prints the misses whose ruling was second or third, `ORACLE=absent` those with none; `SHOW=dev_folds` prints every miss.
 
 use std::collections::HashSet;
 
@@ -340,9 +340,12 @@ fn oracle(
             })
         });
         let key = place.map_or("absent".to_string(), |i| format!("place {}", i + 1));
-        if std::env::var("ORACLE").is_ok_and(|v| v == "show")
-            && place.is_some_and(|i| (1..3).contains(&i))
-        {
+        let shown = match std::env::var("ORACLE").as_deref() {
+            Ok("show") => place.is_some_and(|i| (1..3).contains(&i)),
+            Ok("absent") => place.is_none(),
+            _ => false,
+        };
+        if shown {
             println!("=== {} {key}\nQ: {}\n{}", q.id, q.question, explained);
         }
         *places.entry(key).or_default() += 1;
