@@ -329,6 +329,8 @@ const STOP: &[&str] = &[
     "law",
     "laws",
     "fide",
+    // Dutch and French "and"/"in", which matched "en passant" ("passant" carries it).
+    "en",
 ];
 
 /// The content words of a text, stop words removed, each reduced to its English stem

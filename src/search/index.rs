@@ -43,7 +43,7 @@ const BIGRAMS: &str = "arbiter_bigrams";
 
 /// Bumped whenever the schema or what goes into the fields changes, so that an index on disk
 /// built by an older binary is rebuilt rather than misread.
-const SCHEMA_VERSION: &str = "2";
+const SCHEMA_VERSION: &str = "3";
 
 /// Words too common to help. Unlike tantivy's English list it keeps `no`, `not`, `if`,
 /// `before`, `after`, which change what a rules question means.
@@ -53,6 +53,9 @@ const STOP_WORDS: &[&str] = &[
     "did", "i", "my", "me", "you", "your", "he", "she", "his", "her", "we", "our", "they", "their",
     "what", "which", "who", "how", "there", "here", "as", "from", "so", "than", "then", "about",
     "any", "some", "just", "also", "s", "t", "please", "hi", "hello",
+    // Dutch and French "and"/"in": alone it matched "en passant" in every Dutch question;
+    // "passant" carries that term.
+    "en",
 ];
 
 /// Why an index could not be built or opened.
