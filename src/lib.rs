@@ -17,3 +17,4 @@ pub mod rulebook;
 pub mod rules;
 pub mod search;
 pub mod server;
+pub mod text;

@@ -9,8 +9,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::rulebook::Setting;
-use crate::rules::castling::capitalise_first;
 use crate::rules::material::{Army, MateChance, mate_chance};
+use crate::text::capitalise_first;
 
 use super::actors::{
     ASKER_HOLDS, Actor, FLAG_VERBS, OPPONENT_HOLDS, PieceKind, named_asker, piece_word, subject,

@@ -802,7 +802,7 @@ fn fit_opening(text: &str, kind: QuestionKind) -> String {
     if kind != QuestionKind::Open
         && let Some(rest) = text.strip_prefix("Because ")
     {
-        return crate::rules::castling::capitalise_first(rest);
+        return crate::text::capitalise_first(rest);
     }
     if matches!(
         kind,
@@ -814,7 +814,7 @@ fn fit_opening(text: &str, kind: QuestionKind) -> String {
         return text.to_string();
     }
     match bare_yes_or_no(text) {
-        Some((_, _, rest)) if !rest.is_empty() => crate::rules::castling::capitalise_first(rest),
+        Some((_, _, rest)) if !rest.is_empty() => crate::text::capitalise_first(rest),
         _ => text.to_string(),
     }
 }

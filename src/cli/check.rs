@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use super::{PositionArgs, json_lines, report_error};
 use crate::answer::CheckRequest;
-use crate::rules::castling::capitalise_first;
 use crate::rules::{self, CheckOptions, SolverBudget};
+use crate::text::capitalise_first;
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {

@@ -5,12 +5,12 @@ use shakmaty::{CastlingMode, CastlingSide, Chess, File, Move, Position, Square};
 
 use super::diagnostics::{Finding, FindingKind, analyse_game, label, replay};
 use super::movetext::{GameText, PgnText, Span, normalise_result};
-use crate::rules::castling::capitalise_first;
 use crate::rules::describe::capitalised;
 use crate::rules::game::Game;
 use crate::rules::report::{GameOutcome, Report, article_for_move, describe_legal_move};
 use crate::rules::winnability::SolverBudget;
 use crate::rules::{CheckOptions, check};
+use crate::text::capitalise_first;
 
 /// A hover: the span it is about and Markdown.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,6 +7,7 @@ use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, CastlingSide, Chess, Color, Position, Square};
 
 use super::describe::{capitalised, color_name, piece_on, pieces_on, side_words};
+use crate::text::capitalise_first;
 
 /// One reason castling is (or is not) possible, in words and as data.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -355,14 +356,5 @@ impl<'a> CastlingOption<'a> {
             squares: vec![],
             pieces: vec![],
         }
-    }
-}
-
-/// `s` with its first letter in upper case, for reasons that open a sentence with a piece.
-pub fn capitalise_first(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
     }
 }

@@ -7,7 +7,7 @@
 use super::{PositionAsk, PositionRuling, Ruled, sentence};
 use crate::answer::claims::ClaimSubject;
 use crate::rulebook::Setting;
-use crate::rules::castling::capitalise_first;
+use crate::text::capitalise_first;
 
 pub struct DisputedMove;
 

@@ -10,9 +10,9 @@ use super::{PositionAsk, PositionRuling, Ruled, ended_by_mate_or_stalemate, side
 use crate::answer::actors::subject;
 use crate::answer::claims::{ClaimSubject, Side};
 use crate::answer::intent::Topic;
-use crate::rules::castling::capitalise_first;
 use crate::rules::describe::capitalised;
 use crate::rules::notation::{resolve_move, uci};
+use crate::text::capitalise_first;
 
 pub struct DrawClaim;
 

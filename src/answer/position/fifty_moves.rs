@@ -7,8 +7,8 @@ use super::{PositionAsk, PositionRuling, Ruled, ended_by_mate_or_stalemate, side
 use crate::answer::actors::subject;
 use crate::answer::claims::ClaimSubject;
 use crate::answer::intent::Topic;
-use crate::rules::castling::capitalise_first;
 use crate::rules::describe::capitalised;
+use crate::text::capitalise_first;
 
 pub struct FiftyMoves;
 

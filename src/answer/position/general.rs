@@ -5,7 +5,7 @@
 
 use super::{PositionAsk, PositionRuling, Ruled, outcome_claims};
 use crate::answer::claims::ClaimSubject;
-use crate::rules::castling::capitalise_first;
+use crate::text::capitalise_first;
 
 pub struct General;
 

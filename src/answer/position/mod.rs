@@ -297,7 +297,7 @@ pub fn quoted_moves(
 
 /// A clause as a sentence: capitalised, one full stop at the end.
 pub fn sentence(text: &str) -> String {
-    crate::rules::castling::capitalise_first(text.trim_end_matches('.')) + "."
+    crate::text::capitalise_first(text.trim_end_matches('.')) + "."
 }
 
 /// The first ruling that applies.

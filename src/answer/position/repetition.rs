@@ -10,9 +10,9 @@ use crate::answer::actors::subject;
 use crate::answer::claims::{ClaimSubject, Side};
 use crate::answer::intent::Topic;
 use crate::rules::Game;
-use crate::rules::castling::capitalise_first;
 use crate::rules::describe::{capitalised, side_words};
 use crate::rules::notation::san_plus;
+use crate::text::capitalise_first;
 
 pub struct Repetition;
 
