@@ -56,6 +56,9 @@ const STOP_WORDS: &[&str] = &[
     // Dutch and French "and"/"in": alone it matched "en passant" in every Dutch question;
     // "passant" carries that term.
     "en",
+    // "The FIDE Laws of Chess say …" says where the asker looks, not what about (the matcher
+    // skips the same framing).
+    "laws",
 ];
 
 /// Why an index could not be built or opened.
