@@ -43,7 +43,7 @@ const BIGRAMS: &str = "arbiter_bigrams";
 
 /// Bumped whenever the schema or what goes into the fields changes, so that an index on disk
 /// built by an older binary is rebuilt rather than misread.
-const SCHEMA_VERSION: &str = "3";
+const SCHEMA_VERSION: &str = "4";
 
 /// Words too common to help. Unlike tantivy's English list it keeps `no`, `not`, `if`,
 /// `before`, `after`, which change what a rules question means.
