@@ -458,10 +458,15 @@ pub fn sub_questions(question: &str) -> Vec<String> {
             format!("{pending} {s}")
         };
         pending.clear();
+        // A cut marked in a quotation ("(…) So the time does not matter?") is not an opening.
+        let opening = s.trim_start_matches(|c: char| {
+            c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '…' | '.')
+        });
         let continues = CONTINUATION_OPENINGS.iter().any(|o| {
-            s.get(..o.len())
+            opening
+                .get(..o.len())
                 .is_some_and(|head| head.eq_ignore_ascii_case(o))
-        }) || is_alternative_of_the_last(s);
+        }) || is_alternative_of_the_last(opening);
         match parts.last_mut() {
             Some(last) if content_words < 3 || continues => {
                 last.push(' ');
@@ -1091,6 +1096,14 @@ mod tests {
         assert_eq!(
             sub_questions("1. Can a pawn promote to a king?\n2. Must I claim a threefold?").len(),
             2
+        );
+        // A cut marked before a follow-up does not hide its opening.
+        assert_eq!(
+            sub_questions(
+                "Why is it a draw when his time ran out? (…) So the time does not matter?"
+            )
+            .len(),
+            1
         );
         assert_eq!(
             sub_questions("Is fivefold automatic? Does threefold need three moves in a row?").len(),
