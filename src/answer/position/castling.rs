@@ -32,9 +32,12 @@ impl PositionRuling for Castling {
         };
         let mut ruled = Ruled::default();
         let mut parts = Vec::new();
-        for wing in wings {
+        for (i, &wing) in wings.iter().enumerate() {
             parts.push(if side == ask.mover() {
-                to_move(ask, side, wing, &mut ruled)
+                // The second wing held up like the first is said as "…either", not with the
+                // same opening clause again.
+                let either = i > 0 && held_up(castling_status(ask.report, side, wings[0]));
+                to_move(ask, side, wing, either, &mut ruled)
             } else {
                 not_to_move(ask, side, wing, &mut ruled)
             });
@@ -101,8 +104,14 @@ fn claims(ask: &PositionAsk, ruled: &mut Ruled, color: Side, wing: Wing) {
     ruled.claim(ask.claim(ClaimSubject::CastlingLegal { color, wing }));
 }
 
-/// The side to move: castling now, or why not.
-fn to_move(ask: &PositionAsk, side: Side, wing: Wing, ruled: &mut Ruled) -> String {
+/// The right is kept, but castling is prevented for the moment.
+fn held_up(st: &CastlingStatus) -> bool {
+    st.right && !st.legal
+}
+
+/// The side to move: castling now, or why not (`either`: the other wing was just said to be
+/// held up for the moment too).
+fn to_move(ask: &PositionAsk, side: Side, wing: Wing, either: bool, ruled: &mut Ruled) -> String {
     let st = castling_status(ask.report, side, wing);
     let name = side_name(side);
     let reason = reasons_text(st);
@@ -115,6 +124,12 @@ fn to_move(ask: &PositionAsk, side: Side, wing: Wing, ruled: &mut Ruled) -> Stri
     };
     let sentence = if st.legal || !st.right {
         format!("{verdict}{}.", reason.trim_end_matches('.'))
+    } else if either && held_up(st) {
+        format!(
+            "Castling {} is not possible now either: {}",
+            wing_words(wing),
+            lower_first(&reason)
+        )
     } else {
         format!(
             "Not right now: {name} keeps the right to castle {}, but {}",
