@@ -72,9 +72,6 @@ pub struct MatchTuning {
     pub article_vote: f32,
     /// A ruling whose premise (`premise:`) the question does not state.
     pub premise_missing: f32,
-    /// A law passage's fit, further, when the question tells a story (a law's text rarely
-    /// decides one).
-    pub law_story: f32,
 }
 
 impl Default for MatchTuning {
@@ -100,7 +97,6 @@ impl Default for MatchTuning {
             flag_unasked: 0.6,
             article_vote: 0.05,
             premise_missing: 0.6,
-            law_story: 0.7,
         }
     }
 }
@@ -137,7 +133,6 @@ impl MatchTuning {
                 "flag_unasked" => &mut self.flag_unasked,
                 "article_vote" => &mut self.article_vote,
                 "premise_missing" => &mut self.premise_missing,
-                "law_story" => &mut self.law_story,
                 other => return Err(format!("unknown weight '{other}'")),
             };
             *field = v;
@@ -312,7 +307,6 @@ impl Arbiter {
         let said = self.premise_tests.said_in(&frame.lower);
         // A bare term ("3fold", "en passant?") asks what it is: a ruling that defines it fits.
         let bare_term = part.split_whitespace().count() <= 3;
-        let story = part.split_whitespace().count() >= STORY_WORDS;
         let mut out: Vec<Candidate> = found
             .into_iter()
             .map(|(passage, (similarity, rank))| {
@@ -341,9 +335,7 @@ impl Arbiter {
                                 1.0
                             }
                     }
-                    None if p.kind == PageKind::Law && p.article.is_some() => {
-                        t.law * rank * if story { t.law_story } else { 1.0 }
-                    }
+                    None if p.kind == PageKind::Law && p.article.is_some() => t.law * rank,
                     None => t.guide * rank,
                 };
                 Candidate {
