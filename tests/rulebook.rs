@@ -45,6 +45,22 @@ fn every_article_has_exactly_one_heading() {
 }
 
 #[test]
+fn no_two_rulings_share_a_question() {
+    // A ruling pasted twice, or two rulings for one question, would split its phrasings and
+    // give the page two sections with one anchor.
+    let book = book();
+    let mut seen = HashSet::new();
+    let twice: Vec<&str> = book
+        .passages
+        .iter()
+        .filter(|p| p.ruling.is_some())
+        .filter(|p| !seen.insert(p.title.to_lowercase()))
+        .map(|p| p.title.as_str())
+        .collect();
+    assert!(twice.is_empty(), "rulings asked twice: {twice:?}");
+}
+
+#[test]
 fn every_cited_article_exists() {
     let book = book();
     let mut missing = Vec::new();
