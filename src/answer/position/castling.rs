@@ -32,12 +32,10 @@ impl PositionRuling for Castling {
         };
         let mut ruled = Ruled::default();
         let mut parts = Vec::new();
+        let first = castling_status(ask.report, side, wings[0]);
         for (i, &wing) in wings.iter().enumerate() {
             parts.push(if side == ask.mover() {
-                // The second wing held up like the first is said as "…either", not with the
-                // same opening clause again.
-                let either = i > 0 && held_up(castling_status(ask.report, side, wings[0]));
-                to_move(ask, side, wing, either, &mut ruled)
+                to_move(ask, side, wing, (i > 0).then_some(first), &mut ruled)
             } else {
                 not_to_move(ask, side, wing, &mut ruled)
             });
@@ -109,9 +107,17 @@ fn held_up(st: &CastlingStatus) -> bool {
     st.right && !st.legal
 }
 
-/// The side to move: castling now, or why not (`either`: the other wing was just said to be
-/// held up for the moment too).
-fn to_move(ask: &PositionAsk, side: Side, wing: Wing, either: bool, ruled: &mut Ruled) -> String {
+/// The side to move: castling now, or why not. `before`: the wing already answered; when it
+/// too is held up for the moment, but for another reason, this one is said "…either" rather
+/// than with the same opening clause again (for the same reason [`merged`] makes one sentence
+/// of the two).
+fn to_move(
+    ask: &PositionAsk,
+    side: Side,
+    wing: Wing,
+    before: Option<&CastlingStatus>,
+    ruled: &mut Ruled,
+) -> String {
     let st = castling_status(ask.report, side, wing);
     let name = side_name(side);
     let reason = reasons_text(st);
@@ -124,7 +130,7 @@ fn to_move(ask: &PositionAsk, side: Side, wing: Wing, either: bool, ruled: &mut 
     };
     let sentence = if st.legal || !st.right {
         format!("{verdict}{}.", reason.trim_end_matches('.'))
-    } else if either && held_up(st) {
+    } else if before.is_some_and(|b| held_up(b) && reasons_text(b) != reason) {
         format!(
             "Castling {} is not possible now either: {}",
             wing_words(wing),
