@@ -13,7 +13,7 @@
 
 use rules_arbiter::answer::{Arbiter, MatchTuning};
 use rules_arbiter::rulebook::Rulebook;
-use rules_arbiter::search::{SearchIndex, Vocabulary};
+use rules_arbiter::search::Vocabulary;
 
 /// Which `asked:` line of a ruling a round holds out.
 #[derive(Debug, Clone, Copy)]
@@ -54,10 +54,7 @@ fn book_without(round: HeldOut) -> (Rulebook, Vec<(usize, String)>) {
 
 fn arbiter_for(book: Rulebook) -> Arbiter {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulebook");
-    let vocabulary =
-        Vocabulary::parse(&std::fs::read_to_string(dir.join("vocabulary.toml")).unwrap()).unwrap();
-    let index = SearchIndex::build_in_memory(&book, vocabulary).unwrap();
-    Arbiter::new(book, index)
+    Arbiter::in_memory(book, Vocabulary::beside(&dir).unwrap()).unwrap()
 }
 
 #[test]

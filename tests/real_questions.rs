@@ -210,23 +210,29 @@ fn rulebook_dir() -> std::path::PathBuf {
 }
 
 fn arbiter_for(book: Rulebook) -> Arbiter {
-    let vocabulary = rules_arbiter::search::Vocabulary::parse(
-        &std::fs::read_to_string(rulebook_dir().join("vocabulary.toml")).unwrap(),
-    )
-    .unwrap();
-    let index = rules_arbiter::search::SearchIndex::build_in_memory(&book, vocabulary).unwrap();
-    Arbiter::new(book, index)
+    let vocabulary = rules_arbiter::search::Vocabulary::beside(&rulebook_dir()).unwrap();
+    Arbiter::in_memory(book, vocabulary).unwrap()
+}
+
+/// The defaults, then each `;`-separated set of `MATCH_TUNE`, with its assignments as named.
+fn weight_sets() -> Vec<(String, MatchTuning)> {
+    let sets = std::env::var("MATCH_TUNE").unwrap_or_default();
+    std::iter::once("")
+        .chain(sets.split(';').filter(|s| !s.is_empty()))
+        .map(|set| {
+            let mut tuning = MatchTuning::default();
+            tuning.set(set).unwrap();
+            (set.to_string(), tuning)
+        })
+        .collect()
 }
 
 #[test]
 #[ignore = "a tuning helper: grades dev under MATCH_TUNE's weight sets"]
 fn tune() {
     let mut arbiter = arbiter_for(book_from_disk());
-    let sets = std::env::var("MATCH_TUNE").unwrap_or_default();
     let split = std::env::var("TUNE_SPLIT").unwrap_or_else(|_| "dev".into());
-    for set in std::iter::once("").chain(sets.split(';').filter(|s| !s.is_empty())) {
-        let mut tuning = MatchTuning::default();
-        tuning.set(set).unwrap();
+    for (set, tuning) in weight_sets() {
         arbiter.set_match_tuning(tuning);
         println!("{}  [{set}]", grade(&arbiter, &split).line(&split));
     }
@@ -261,13 +267,10 @@ fn jaccard(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
 fn dev_folds() {
     const FOLDS: usize = 5;
     let overlap: f64 = std::env::var("FOLD_OVERLAP").map_or(0.3, |v| v.parse().unwrap());
-    let sets = std::env::var("MATCH_TUNE").unwrap_or_default();
     let show = std::env::var("SHOW").is_ok_and(|s| s == "dev_folds");
     let questions = load("dev");
     let full = book_from_disk();
-    let settings: Vec<&str> = std::iter::once("")
-        .chain(sets.split(';').filter(|s| !s.is_empty()))
-        .collect();
+    let settings = weight_sets();
     let mut totals: Vec<Grades> = settings.iter().map(|_| Grades::default()).collect();
     let mut removed = 0;
     let mut places = std::collections::BTreeMap::new();
@@ -290,10 +293,8 @@ fn dev_folds() {
             removed += before - meta.asked.len();
         }
         let mut arbiter = arbiter_for(book);
-        for (set, total) in settings.iter().zip(totals.iter_mut()) {
-            let mut tuning = MatchTuning::default();
-            tuning.set(set).unwrap();
-            arbiter.set_match_tuning(tuning);
+        for ((set, tuning), total) in settings.iter().zip(totals.iter_mut()) {
+            arbiter.set_match_tuning(tuning.clone());
             total.add(&grade_questions(&arbiter, &fold_qs, show && set.is_empty()));
         }
         if std::env::var("ORACLE").is_ok() {
@@ -307,7 +308,7 @@ fn dev_folds() {
             "where a ruling that states the fact stands among the candidates of a miss: {places:?}"
         );
     }
-    for (set, total) in settings.iter().zip(&totals) {
+    for ((set, _), total) in settings.iter().zip(&totals) {
         println!("{}  [{set}]", total.line("dev_folds"));
     }
 }

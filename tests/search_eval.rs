@@ -141,11 +141,9 @@ fn top1_and_top3_accuracy() {
 }
 
 fn disk_index() -> (Rulebook, SearchIndex) {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/rulebook");
-    let book = Rulebook::from_dir(std::path::Path::new(root)).unwrap();
-    let vocabulary =
-        Vocabulary::parse(&std::fs::read_to_string(format!("{root}/vocabulary.toml")).unwrap())
-            .unwrap();
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/rulebook"));
+    let book = Rulebook::from_dir(root).unwrap();
+    let vocabulary = Vocabulary::beside(root).unwrap();
     let index = SearchIndex::build_in_memory(&book, vocabulary).unwrap();
     (book, index)
 }

@@ -275,8 +275,15 @@ impl Arbiter {
 
     /// The embedded rulebook with an in-memory index.
     pub fn embedded() -> anyhow::Result<Arbiter> {
-        let book = Rulebook::embedded()?;
-        let index = SearchIndex::build_in_memory(&book, crate::search::Vocabulary::embedded())?;
+        Arbiter::in_memory(Rulebook::embedded()?, crate::search::Vocabulary::embedded())
+    }
+
+    /// A rulebook (from disk, or altered for an evaluation) with its index built in memory.
+    pub fn in_memory(
+        book: Rulebook,
+        vocabulary: crate::search::Vocabulary,
+    ) -> anyhow::Result<Arbiter> {
+        let index = SearchIndex::build_in_memory(&book, vocabulary)?;
         Ok(Arbiter::new(book, index))
     }
 

@@ -45,13 +45,7 @@ impl SourceArgs {
             Some(dir) => {
                 let book = Rulebook::from_dir(dir)
                     .with_context(|| format!("loading the rulebook from {}", dir.display()))?;
-                let vocab_path = dir.join("vocabulary.toml");
-                let vocab = if vocab_path.exists() {
-                    Vocabulary::parse(&std::fs::read_to_string(&vocab_path)?)
-                        .map_err(anyhow::Error::msg)?
-                } else {
-                    Vocabulary::embedded()
-                };
+                let vocab = Vocabulary::beside(dir).map_err(anyhow::Error::msg)?;
                 Ok((book, vocab))
             }
             None => Ok((Rulebook::embedded()?, Vocabulary::embedded())),

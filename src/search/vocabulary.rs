@@ -33,6 +33,18 @@ impl Vocabulary {
         Vocabulary::parse(EMBEDDED).expect("the embedded vocabulary parses (tested)")
     }
 
+    /// The vocabulary of a rulebook on disk: `DIR/vocabulary.toml`, or the embedded one when
+    /// the directory has none.
+    pub fn beside(dir: &std::path::Path) -> Result<Vocabulary, String> {
+        let path = dir.join("vocabulary.toml");
+        if !path.exists() {
+            return Ok(Vocabulary::embedded());
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("reading {}: {e}", path.display()))?;
+        Vocabulary::parse(&text)
+    }
+
     /// Lower-cases, corrects known misspellings and appends the expansions of every phrase
     /// found on word boundaries.
     pub fn rewrite(&self, query: &str) -> String {
