@@ -260,8 +260,9 @@ fn game_moves(question: &str) -> Option<InlinePosition> {
         LazyLock::new(|| Regex::new(r"(?:^|[^0-9A-Za-z.])1\.\s*[a-hNBRQKO]").expect("pattern"));
     let start = list_start(question, &FIRST_MOVE)?;
     let (mut moves, length) = moves_after(&question[start..]);
-    // One move is a reference to a move ("1. e4 is the best"), not a game.
-    if moves.len() < 2 {
+    // One move is a reference to a move ("1. e4 is the best"), not a game, unless the
+    // question asks about the position after it ("is en passant possible after 1. d4?").
+    if moves.len() < 2 && !(moves.len() == 1 && follows_after(&question[..start])) {
         return None;
     }
     let mut rest = without(question, start, start + length);
@@ -273,6 +274,17 @@ fn game_moves(question: &str) -> Option<InlinePosition> {
         moves,
         question: rest,
     })
+}
+
+/// Whether the text before a move list ends with "after" (or "following"): the question is
+/// about the position the moves lead to.
+fn follows_after(before: &str) -> bool {
+    let last = before
+        .trim_end_matches(|c: char| c.is_whitespace() || "(\"'`[".contains(c))
+        .rsplit(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or("");
+    last.eq_ignore_ascii_case("after") || last.eq_ignore_ascii_case("following")
 }
 
 /// The last move of a game that ends the question, when the question disputes a move of its
@@ -405,6 +417,15 @@ mod tests {
         )
         .expect("a position");
         assert_eq!(found.moves, ["Bxe2"]);
+    }
+
+    #[test]
+    fn one_move_is_a_game_only_after_after() {
+        let found = position_in_question("Is en passant possible after 1. d4?").expect("a game");
+        assert_eq!(found.moves, ["d4"]);
+        assert_eq!(found.question, "Is en passant possible after");
+        assert!(position_in_question("Is 1. e4 the best first move?").is_none());
+        assert!(position_in_question("After 1.e4, can Black castle at once?").is_some());
     }
 
     #[test]
