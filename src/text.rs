@@ -10,6 +10,18 @@ pub fn capitalise_first(s: &str) -> String {
     }
 }
 
+/// A sentence fragment with its first letter in lower case, unless it starts with a name.
+pub fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) if !(s.starts_with("White") || s.starts_with("Black")) => {
+            f.to_lowercase().collect::<String>() + c.as_str()
+        }
+        Some(f) => f.to_string() + c.as_str(),
+        None => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::capitalise_first;

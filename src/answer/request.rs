@@ -40,14 +40,18 @@ impl MovesField {
     }
 }
 
-/// Splits "1. e4 e5 2. Nf3" into moves, dropping move numbers and results.
+/// Splits "1. e4 e5 2. Nf3" into moves, dropping move numbers and results. A move number is
+/// digits followed by dots ("12.", "4...Nf6"): castling written with zeros ("0-0", "0-0-0")
+/// is a move, not a number.
 pub fn split_moves(text: &str) -> Vec<String> {
     text.split_whitespace()
         .filter_map(|tok| {
-            let tok = tok
-                .trim_start_matches(|c: char| c.is_ascii_digit())
-                .trim_start_matches('.');
-            let tok = tok.trim();
+            let tok = match tok.find(|c: char| !c.is_ascii_digit()) {
+                Some(i) if tok[i..].starts_with('.') => tok[i..].trim_start_matches('.'),
+                // Digits alone: a move number written without its dot.
+                None => "",
+                _ => tok,
+            };
             if tok.is_empty() || matches!(tok, "1-0" | "0-1" | "1/2-1/2" | "*" | "½-½") {
                 None
             } else {
@@ -346,10 +350,14 @@ pub struct InlinePosition {
 fn moves_after(text: &str) -> (Vec<String>, usize) {
     static COMMENT: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"\{[^{}]*\}").expect("comment pattern"));
+    static LONG_SPACED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"([a-h][1-8]) ?([-x:]) ?([a-h][1-8])").expect("long algebraic pattern")
+    });
     static MOVE_LIST: LazyLock<Regex> = LazyLock::new(|| {
         let number = r"\d{1,3}\.+";
         // A move with its check sign and any annotation glyphs ("Qc5+?!").
-        let san = r"(?:O-O(?:-O)?|0-0(?:-0)?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=?[QRBN])?)[+#]?[?!]{0,2}";
+        // Long algebraic first, spaces allowed around its sign ("e2 - e4", "d4 x c5").
+        let san = r"(?:O-O(?:-O)?|0-0(?:-0)?|[KQRBN]?[a-h][1-8] ?[-x:] ?[a-h][1-8](?:=?[QRBN])?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=?[QRBN])?)[+#]?[?!]{0,2}";
         // A short comment in braces between moves ("{illegal}").
         let comment = r"(?:\s*\{[^{}]{0,80}\})?";
         Regex::new(&format!(
@@ -361,6 +369,7 @@ fn moves_after(text: &str) -> (Vec<String>, usize) {
         Some(m) => {
             let list = text[..m.end()].trim_start_matches(|c: char| !c.is_ascii_digit());
             let list = COMMENT.replace_all(list, " ").replace('.', ". ");
+            let list = LONG_SPACED.replace_all(&list, "$1$2$3");
             let moves = split_moves(&list)
                 .into_iter()
                 .map(|m| m.trim_end_matches(['?', '!']).to_string())
@@ -426,6 +435,27 @@ mod tests {
         assert_eq!(found.question, "Is en passant possible after");
         assert!(position_in_question("Is 1. e4 the best first move?").is_none());
         assert!(position_in_question("After 1.e4, can Black castle at once?").is_some());
+    }
+
+    #[test]
+    fn castling_with_zeros_and_spaced_long_algebraic_are_moves() {
+        assert_eq!(
+            super::split_moves("1.e4 e5 2. Nf3 Nc6 3.Bc4 Bc5 4. 0-0 0-0-0 4...Nf6 12 d4 1-0"),
+            [
+                "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "0-0", "0-0-0", "Nf6", "d4"
+            ]
+        );
+        let found = position_in_question(
+            "King castles into check: 1. e2 - e4 e7 - e5 2. Bf1 - c4 f7 - f5 3. Ng1 - f3 Bf8 - b4 4. 0-0 Ng8 - e7 5. d4 x e5 0-0 — legal?",
+        )
+        .expect("a game");
+        assert_eq!(
+            found.moves,
+            [
+                "e2-e4", "e7-e5", "Bf1-c4", "f7-f5", "Ng1-f3", "Bf8-b4", "0-0", "Ng8-e7", "d4xe5",
+                "0-0"
+            ]
+        );
     }
 
     #[test]

@@ -15,6 +15,7 @@ use shakmaty::{
 
 use super::castling::castling_status;
 use super::describe::{color_name, movement_article, piece_on, pieces_on, role_name};
+use crate::text::lower_first;
 
 /// A refused move: the reason (completing "this move …" or standing alone) and its articles.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -216,7 +217,7 @@ fn explain_castling(pos: &Chess, side: CastlingSide) -> MoveRejection {
         .collect();
     articles.dedup();
     MoveRejection {
-        reason: format!("is not allowed: {}", reasons.join(" ")),
+        reason: format!("is not allowed: {}", lower_first(&reasons.join(" "))),
         articles,
         kind: RejectionKind::Castling,
     }

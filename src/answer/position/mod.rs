@@ -403,17 +403,7 @@ pub fn winner_of(result: &str) -> Option<Side> {
     }
 }
 
-/// A sentence fragment with its first letter in lower case, unless it starts with a name.
-pub fn lower_first(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) if !(s.starts_with("White") || s.starts_with("Black")) => {
-            f.to_lowercase().collect::<String>() + c.as_str()
-        }
-        Some(f) => f.to_string() + c.as_str(),
-        None => String::new(),
-    }
-}
+pub use crate::text::lower_first;
 
 /// The claims that say how a finished game ended (mate, stalemate, dead position, fivefold,
 /// seventy-five moves), for rulings that state the outcome.
