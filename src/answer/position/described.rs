@@ -111,9 +111,16 @@ fn capture_on_square(lower: &str, pos: &Chess) -> Option<String> {
 fn capture_of_piece(lower: &str, pos: &Chess) -> Option<String> {
     let (mover, target) = roles_named(lower)?;
     let legal = pos.legal_moves();
-    let legal_capture = legal
-        .iter()
-        .find(|m| m.role() == mover && m.capture() == Some(target) && !m.is_en_passant());
+    // A capture that promotes becomes the piece the question names, else a queen.
+    let promoted = super::promotion::piece_named_to_promote(lower)
+        .and_then(Role::from_char)
+        .unwrap_or(Role::Queen);
+    let legal_capture = legal.iter().find(|m| {
+        m.role() == mover
+            && m.capture() == Some(target)
+            && !m.is_en_passant()
+            && m.promotion().is_none_or(|r| r == promoted)
+    });
     if let Some(m) = legal_capture {
         return Some(shakmaty::san::San::from_move(pos, *m).to_string());
     }
@@ -129,7 +136,7 @@ fn roles_named(lower: &str) -> Option<(Role, Role)> {
         Regex::new(
             r"(?x)
             \b(?:take|capture|eat|grab)\s+(?:his|her|their|the|that|a|black's|white's|(?:my\s+)?opponent's)\s+
-              (?:\w+\s+)?(?P<target>queen|rook|bishop|knight|pawn)\s+with\s+(?:my|the|a)\s+
+              (?:\w+\s+)?(?P<target>queen|rook|bishop|knight|pawn)\s+with\s+(?:my|the|a|its|it.s|his|her)\s+
               (?:\w+\s+)?(?P<mover>king|queen|rook|bishop|knight|pawn)\b
           | \b(?:my|the)\s+(?P<mover2>king|queen|rook|bishop|knight|pawn)\s+(?:take|capture|eat|grab)\s+
               (?:his|her|their|the|that|a|black's|white's|(?:my\s+)?opponent's)\s+
@@ -234,6 +241,20 @@ mod tests {
             Some("Bxe7")
         );
         assert_eq!(move_in_words(" can i castle? ", &p), None);
+        // A capture that promotes becomes the piece named, else a queen.
+        let p = pos("5r2/6Pk/7p/8/8/8/8/6K1 w - - 0 1");
+        assert_eq!(
+            move_in_words(
+                " can white take the rook with its pawn and turn it into a knight ",
+                &p
+            )
+            .as_deref(),
+            Some("gxf8=N")
+        );
+        assert_eq!(
+            move_in_words(" can i take the rook with my pawn? ", &p).as_deref(),
+            Some("gxf8=Q")
+        );
         let p = pos("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
         assert_eq!(
             move_in_words(" can my pawn take the black pawn? ", &p).as_deref(),

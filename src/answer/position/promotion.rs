@@ -17,26 +17,46 @@ fn is_promotion(mv: &str) -> bool {
             && m[..m.len() - 1].ends_with(['1', '8'])
 }
 
-/// The piece the question wants the pawn to become, as a SAN letter: the first piece named
-/// after "promote", "become", "turn into"…
+/// The piece the question wants the pawn to become, as a SAN letter: the piece named within a
+/// few words after the last of "promote", "become", "turn into"… that names one ("it is most
+/// often turned into a queen, but I want it to become a knight" asks for the knight);
+/// "instead" counts only when no other cue names a piece ("can I take a knight instead?").
 fn piece_asked(ask: &PositionAsk) -> Option<char> {
-    let start = [
-        "promot", "becom", "turn", "into a", "choose", "instead", "make a", "get a",
-    ]
-    .iter()
-    .filter_map(|w| ask.lower.find(w))
-    .min()?;
-    ask.lower[start..]
-        .split(|c: char| !c.is_alphanumeric())
-        .find_map(|w| match w.trim_end_matches('s') {
-            "knight" => Some('N'),
-            "rook" => Some('R'),
-            "bishop" => Some('B'),
-            "queen" => Some('Q'),
-            "king" => Some('K'),
-            _ => None,
-        })
+    piece_named_to_promote(&ask.lower)
 }
+
+/// [`piece_asked`] in a lower-cased question.
+pub(super) fn piece_named_to_promote(lower: &str) -> Option<char> {
+    const CUES: &[&str] = &[
+        "promot", "becom", "turn", "into a", "choose", "make a", "get a",
+    ];
+    let named_after = |at: usize| {
+        lower[at..]
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .take(PIECE_WITHIN_WORDS)
+            .find_map(|w| match w.trim_end_matches('s') {
+                "knight" => Some('N'),
+                "rook" => Some('R'),
+                "bishop" => Some('B'),
+                "queen" => Some('Q'),
+                "king" => Some('K'),
+                _ => None,
+            })
+    };
+    let last_named = |cues: &[&str]| {
+        cues.iter()
+            .flat_map(|cue| lower.match_indices(cue).map(|(at, _)| at))
+            .filter_map(|at| Some((at, named_after(at)?)))
+            .max_by_key(|&(at, _)| at)
+            .map(|(_, piece)| piece)
+    };
+    last_named(CUES).or_else(|| last_named(&["instead"]))
+}
+
+/// How many words from a cue's own the piece must be named in ("become a knight", "promote my pawn to a
+/// king", "turned into a queen").
+const PIECE_WITHIN_WORDS: usize = 7;
 
 const RULE: &str = "A pawn reaching the last rank must become a queen, rook, bishop or knight of its own colour, chosen freely even if such a piece is still on the board (3.7.3.3, 3.7.3.4).";
 
