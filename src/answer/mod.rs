@@ -578,6 +578,33 @@ impl Arbiter {
         out
     }
 
+    /// The game before its last move, when the move asked about is one of the side that has
+    /// just moved (rejected now as not its turn) to the square the last move went to: another
+    /// way the last move could have been made.
+    fn alternative_to_last_move(
+        &self,
+        game: &Game,
+        report: &Report,
+        tested: Option<&str>,
+    ) -> Option<Game> {
+        let last = game.plies.last()?;
+        let destination = tested?
+            .as_bytes()
+            .windows(2)
+            .rev()
+            .find(|w| (b'a'..=b'h').contains(&w[0]) && (b'1'..=b'8').contains(&w[1]))?;
+        if last.uci.get(2..4)?.as_bytes() != destination {
+            return None;
+        }
+        let not_its_turn = report
+            .move_check
+            .as_ref()?
+            .rejection
+            .as_ref()
+            .is_some_and(|r| r.kind == crate::rules::legality::RejectionKind::NotYourTurn);
+        not_its_turn.then(|| game.before_last()).flatten()
+    }
+
     /// A question with a position: the moves it says were played brought into the game, the
     /// checker's report, the first position ruling that applies, composed decision first.
     fn position_answer(
@@ -617,7 +644,18 @@ impl Arbiter {
             }
             t => t,
         };
-        let report = self.position_report(&game, tested_move.as_deref(), topic);
+        let mut report = self.position_report(&game, tested_move.as_deref(), topic);
+        // A move of the side that has just moved ("5. Ne2 … movegen still generates c3e2") is
+        // an alternative to the last move: judged where that move was chosen.
+        let mut instead_of = None;
+        if disputed.is_none()
+            && let Some(earlier) =
+                self.alternative_to_last_move(&game, &report, tested_move.as_deref())
+        {
+            instead_of = game.plies.last().map(|p| format!("{}{}", p.number, p.san));
+            game = earlier;
+            report = self.position_report(&game, tested_move.as_deref(), topic);
+        }
         let lower = frame.lower.clone();
         let actors = position::actors::Actors::read(&lower, game.current(), &played);
         let read_rulebook = || self.rulebook_reading(question);
@@ -638,6 +676,13 @@ impl Arbiter {
         };
         let ruling = position::ruling_for(&ask);
         let mut ruled = ruling.rule(&ask);
+        if let Some(last) = &instead_of {
+            let decision = ruled.decision.replacen(" here.", ".", 1);
+            ruled.decision = format!(
+                "In the position before {last}: {}",
+                position::lower_first(&decision)
+            );
+        }
         position::lead_with_the_end(&ask, &mut ruled);
         let answer = position::compose(&ask, &ruled);
         let citations = self.citations(&ruled.deciding, &answer, hits);

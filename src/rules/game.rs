@@ -460,6 +460,23 @@ impl Game {
         self.plies.last().expect("just pushed")
     }
 
+    /// The game without its last move (`None` when no move was played), as it stood when that
+    /// move was chosen.
+    pub fn before_last(&self) -> Option<Game> {
+        let (_, earlier) = self.plies.split_last()?;
+        let mut game = Game {
+            start: self.start.clone(),
+            mode: self.mode,
+            plies: Vec::with_capacity(earlier.len()),
+            warnings: self.warnings.clone(),
+            rights_lost: ByColor::new_with(|_| [None, None]),
+        };
+        for ply in earlier {
+            game.push(ply.m);
+        }
+        Some(game)
+    }
+
     /// The move that removed `color`'s right to castle on `side`, if it happened in this game.
     pub fn right_lost_by(&self, color: Color, side: CastlingSide) -> Option<&str> {
         self.rights_lost.get(color)[side_index(side)].as_deref()
@@ -588,6 +605,21 @@ mod tests {
         assert!(notes[0].contains("Chess960"), "{notes:?}");
         let game = Game::from_moves(Some(fen), &["O-O"]).unwrap();
         assert_eq!(game.plies[0].san, "O-O");
+    }
+
+    #[test]
+    fn before_last_is_the_game_without_its_last_move() {
+        let game = Game::from_moves(None, &["e4", "e5", "Ke2", "Nc6"]).unwrap();
+        let earlier = game.before_last().unwrap();
+        assert_eq!(earlier.plies.len(), 3);
+        assert_eq!(earlier.current(), &game.plies[2].after);
+        // The history behind it is kept: the right lost by Ke2 is still explained.
+        assert!(
+            earlier
+                .right_lost_by(Color::White, CastlingSide::KingSide)
+                .is_some()
+        );
+        assert!(Game::new(None).unwrap().before_last().is_none());
     }
 
     #[test]
