@@ -214,6 +214,10 @@ const TOPIC_WORDS: &[(Topic, &[&str])] = &[
             "still checkmate",
             "mating material",
             "enough material",
+            // A program's draw by material ("it autodraws K+N v K+B").
+            "autodraw",
+            "auto-draw",
+            "auto draw",
         ],
     ),
     (Topic::DeadPosition, WHO_CAN_MATE),

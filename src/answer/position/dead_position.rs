@@ -100,12 +100,14 @@ fn alive(ask: &PositionAsk, can_mate: bool) -> Ruled {
         _ if can_mate => Ruled::new(format!("Yes: it is {}", info.reason)),
         _ => Ruled::new(format!("No, it is {}", info.reason)),
     };
-    let proof = if info.white_can_mate == Some(true) && !info.white_helpmate.is_empty() {
-        Some(("White", &info.white_helpmate))
-    } else if info.black_can_mate == Some(true) && !info.black_helpmate.is_empty() {
-        Some(("Black", &info.black_helpmate))
-    } else {
-        None
+    // The shorter of the two sides' mating lines proves it best ("Black mates after Ng3#").
+    let white = (info.white_can_mate == Some(true) && !info.white_helpmate.is_empty())
+        .then_some(("White", &info.white_helpmate));
+    let black = (info.black_can_mate == Some(true) && !info.black_helpmate.is_empty())
+        .then_some(("Black", &info.black_helpmate));
+    let proof = match (white, black) {
+        (Some(w), Some(b)) if b.1.len() < w.1.len() => Some(b),
+        (w, b) => w.or(b),
     };
     if let Some((who, line)) = proof {
         ruled
