@@ -15,6 +15,7 @@ pub mod ending;
 pub mod error;
 pub mod game;
 pub mod legality;
+pub mod mate;
 pub mod material;
 pub mod notation;
 pub mod pgn;

@@ -342,6 +342,12 @@ pub fn compose(ask: &PositionAsk, ruled: &Ruled) -> String {
     for n in &ask.played.notes {
         push_sentence(&mut text, n);
     }
+    if ask.report.checkmate
+        && asks_why_it_is_mate(ask)
+        && let Some(why) = crate::rules::mate::flight_squares_covered(ask.game.current())
+    {
+        push_sentence(&mut text, &why);
+    }
     if let Some(o) = &ask.report.outcome
         && !ruled.tells_outcome
     {
@@ -360,6 +366,26 @@ pub fn compose(ask: &PositionAsk, ruled: &Ruled) -> String {
         );
     }
     text
+}
+
+/// Whether a question about a mate asks why the king cannot get away ("why is this mate?",
+/// "doesn't the pinned knight …", "can't the king take it?").
+fn asks_why_it_is_mate(ask: &PositionAsk) -> bool {
+    ask.mentions(&[
+        "why",
+        "how is",
+        "how come",
+        "pinned",
+        "protect",
+        "defend",
+        "guard",
+        "explain",
+        "don't get",
+        "dont get",
+        "don't understand",
+        "escape",
+        "get away",
+    ])
 }
 
 fn push_sentence(text: &mut String, sentence: &str) {
