@@ -61,6 +61,9 @@ impl PositionRuling for DisputedMove {
             Some(mc) if !mc.legal => mc.reason.clone(),
             _ => format!("{mv} is not a legal move in this position"),
         };
+        if ask.report.checkmate || ask.report.stalemate {
+            return after_the_end(ask, &mv, &verdict);
+        }
         let mut ruled = if ask.asks_result() {
             let mut r = Ruled::new("A first illegal move does not lose the game.");
             r.detail.push(sentence(&verdict));
@@ -77,6 +80,29 @@ impl PositionRuling for DisputedMove {
         ruled.claim(ask.claim(ClaimSubject::LegalMove { mv }));
         ruled
     }
+}
+
+/// A move disputed after a checkmate or stalemate: the game had already ended, so the move
+/// does not count (and is illegal anyway).
+fn after_the_end(ask: &PositionAsk, mv: &str, verdict: &str) -> Ruled {
+    let (article, subject) = if ask.report.checkmate {
+        ("5.1.1", ClaimSubject::Checkmate)
+    } else {
+        ("5.2.1", ClaimSubject::Stalemate)
+    };
+    let mut ruled = Ruled::new(format!(
+        "The game was already over before {mv}: {}. Nothing played after the end of the game counts, and {mv} was illegal anyway",
+        ask.report.check.reason
+    ));
+    ruled.detail.push(sentence(verdict));
+    ruled.tells_outcome = true;
+    if let Some(mc) = &ask.report.move_check {
+        ruled.cite(mc.articles.iter().cloned());
+    }
+    ruled.deciding.insert(0, article.to_string());
+    ruled.claim(ask.claim(subject));
+    ruled.claim(ask.claim(ClaimSubject::LegalMove { mv: mv.to_string() }));
+    ruled
 }
 
 /// What follows an illegal move completed by pressing the clock, in the question's setting.
