@@ -163,6 +163,7 @@ static FEN_IN_TEXT: LazyLock<Regex> = LazyLock::new(|| {
 /// what is wrong with it. A move list alone is not replayed here: its last move may be the
 /// one in dispute, which [`super::Arbiter::ask`] deals with.
 pub fn position_in_question(question: &str) -> Option<InlinePosition> {
+    let question = &crate::rules::notation::letters_for_figurines(question);
     match FEN_IN_TEXT.captures(question) {
         Some(found) => fen_and_moves(question, &found),
         None => game_moves(question),
@@ -361,14 +362,17 @@ fn moves_after(text: &str) -> (Vec<String>, usize) {
         // A short comment in braces between moves ("{illegal}").
         let comment = r"(?:\s*\{[^{}]{0,80}\})?";
         Regex::new(&format!(
-            r#"^[\s"'`\])]*(?:(?:followed by|and then|then|moves?:?|with)[\s"'`(\[]*)?{number}\s*{san}{comment}(?:\s+(?:{number}\s*)?{san}{comment})*"#
+            r#"^[\s"'`\])]*(?:(?:followed by|and then|then|moves?:?|with)[\s"'`(\[]*)?{number}\s*{san}{comment}(?:,?\s+(?:{number}\s*)?{san}{comment})*"#
         ))
         .expect("move list pattern")
     });
     match MOVE_LIST.find(text) {
         Some(m) => {
             let list = text[..m.end()].trim_start_matches(|c: char| !c.is_ascii_digit());
-            let list = COMMENT.replace_all(list, " ").replace('.', ". ");
+            let list = COMMENT
+                .replace_all(list, " ")
+                .replace('.', ". ")
+                .replace(',', " ");
             let list = LONG_SPACED.replace_all(&list, "$1$2$3");
             let moves = split_moves(&list)
                 .into_iter()
@@ -456,6 +460,17 @@ mod tests {
                 "0-0"
             ]
         );
+    }
+
+    #[test]
+    fn figurines_and_commas_between_moves_are_read() {
+        let found = position_in_question("After 1.e4 e5 2.♘f3 ♞c6 3.♙d4, can White castle?")
+            .expect("a game");
+        assert_eq!(found.moves, ["e4", "e5", "Nf3", "Nc6", "d4"]);
+        let found =
+            position_in_question("After 1. e4, e5 2. Nf3, Nc6 3. Bc4, Bc5 can White castle?")
+                .expect("a game");
+        assert_eq!(found.moves, ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"]);
     }
 
     #[test]

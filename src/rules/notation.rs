@@ -115,9 +115,32 @@ fn resolve_long_algebraic(
     }
 }
 
+/// Text with figurine notation, as copied from a website ("2.♘f3 ♞c6"), written with piece
+/// letters ("2.Nf3 Nc6"); a pawn's figurine is dropped ("♙e4" is "e4").
+pub fn letters_for_figurines(question: &str) -> std::borrow::Cow<'_, str> {
+    const FIGURINES: &[char] = &['♔', '♕', '♖', '♗', '♘', '♙', '♚', '♛', '♜', '♝', '♞', '♟'];
+    if !question.contains(FIGURINES) {
+        return std::borrow::Cow::Borrowed(question);
+    }
+    let letters = question
+        .chars()
+        .filter_map(|c| match c {
+            '♔' | '♚' => Some('K'),
+            '♕' | '♛' => Some('Q'),
+            '♖' | '♜' => Some('R'),
+            '♗' | '♝' => Some('B'),
+            '♘' | '♞' => Some('N'),
+            '♙' | '♟' => None,
+            c => Some(c),
+        })
+        .collect();
+    std::borrow::Cow::Owned(letters)
+}
+
 /// Reads `text` as long algebraic or UCI first (when it looks like either) and as SAN
 /// otherwise.
 pub fn parse_move_text(text: &str) -> Result<ParsedMove, String> {
+    let text = letters_for_figurines(text);
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return Err("the move is empty".into());
@@ -509,6 +532,20 @@ pub fn uci(m: Move, mode: CastlingMode) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn figurines_read_as_piece_letters() {
+        use super::{ParsedMove, letters_for_figurines, parse_move_text};
+        assert_eq!(
+            letters_for_figurines("2.♘f3 ♞c6 3.♙d4 ♚e7"),
+            "2.Nf3 Nc6 3.d4 Ke7"
+        );
+        assert!(matches!(parse_move_text("♗xc6"), Ok(ParsedMove::San(_))));
+        assert!(matches!(
+            letters_for_figurines("Nf3"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
 
     #[test]
     fn long_algebraic_reads_as_the_uci_move() {
