@@ -358,7 +358,7 @@ fn moves_after(text: &str) -> (Vec<String>, usize) {
         let number = r"\d{1,3}\.+";
         // A move with its check sign and any annotation glyphs ("Qc5+?!").
         // Long algebraic first, spaces allowed around its sign ("e2 - e4", "d4 x c5").
-        let san = r"(?:O-O(?:-O)?|0-0(?:-0)?|[KQRBN]?[a-h][1-8] ?[-x:] ?[a-h][1-8](?:=?[QRBN])?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=?[QRBN])?)[+#]?[?!]{0,2}";
+        let san = r"(?:O-O(?:-O)?|0-0(?:-0)?|o-o(?:-o)?|[KQRBN]?[a-h][1-8] ?[-x:] ?[a-h][1-8](?:=?[QRBN])?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=?[QRBN])?)[+#]?[?!]{0,2}";
         // A short comment in braces between moves ("{illegal}").
         let comment = r"(?:\s*\{[^{}]{0,80}\})?";
         Regex::new(&format!(
@@ -464,9 +464,9 @@ mod tests {
 
     #[test]
     fn figurines_and_commas_between_moves_are_read() {
-        let found = position_in_question("After 1.e4 e5 2.♘f3 ♞c6 3.♙d4, can White castle?")
+        let found = position_in_question("After 1.e4 e5 2.♘f3 ♞c6 3.♙d4 d6 4.o-o, can Black castle?")
             .expect("a game");
-        assert_eq!(found.moves, ["e4", "e5", "Nf3", "Nc6", "d4"]);
+        assert_eq!(found.moves, ["e4", "e5", "Nf3", "Nc6", "d4", "d6", "o-o"]);
         let found =
             position_in_question("After 1. e4, e5 2. Nf3, Nc6 3. Bc4, Bc5 can White castle?")
                 .expect("a game");
