@@ -464,8 +464,9 @@ mod tests {
 
     #[test]
     fn figurines_and_commas_between_moves_are_read() {
-        let found = position_in_question("After 1.e4 e5 2.♘f3 ♞c6 3.♙d4 d6 4.o-o, can Black castle?")
-            .expect("a game");
+        let found =
+            position_in_question("After 1.e4 e5 2.♘f3 ♞c6 3.♙d4 d6 4.o-o, can Black castle?")
+                .expect("a game");
         assert_eq!(found.moves, ["e4", "e5", "Nf3", "Nc6", "d4", "d6", "o-o"]);
         let found =
             position_in_question("After 1. e4, e5 2. Nf3, Nc6 3. Bc4, Bc5 can White castle?")

@@ -76,15 +76,8 @@ fn is_pinned(board: &Board, sq: Square) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
 
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::rules::test_position as pos;
 
     #[test]
     fn a_pinned_defender_still_covers_the_kings_square() {

@@ -27,3 +27,12 @@ pub use error::{ErrorBody, ErrorCode, RulesError};
 pub use game::Game;
 pub use report::{CheckOptions, Report, check};
 pub use winnability::SolverBudget;
+
+/// A standard-chess position from a FEN that is known to be good (for unit tests).
+#[cfg(test)]
+pub fn test_position(fen: &str) -> shakmaty::Chess {
+    let setup: shakmaty::fen::Fen = fen.parse().expect("a FEN");
+    setup
+        .into_position(shakmaty::CastlingMode::Standard)
+        .expect("a legal position")
+}

@@ -615,12 +615,7 @@ impl Serialize for SanLine {
 mod tests {
     use super::*;
 
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::rules::test_position as pos;
 
     /// `SanLine::short` writes what `short_line` writes of its moves, for lines of every length
     /// around the cut, and the moves come back as they were played.

@@ -183,13 +183,8 @@ fn san_text(mover: Role, from: Square, to: Square) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
 
-    fn pos(fen: &str) -> Chess {
-        let fen: Fen = fen.parse().unwrap();
-        fen.into_position(CastlingMode::Standard).unwrap()
-    }
+    use crate::rules::test_position as pos;
 
     #[test]
     fn a_piece_sent_to_a_square_in_words_is_that_move() {

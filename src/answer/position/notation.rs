@@ -281,12 +281,7 @@ mod tests {
         assert!(written_moves("my pawn on e4 and the square d5").is_empty());
     }
 
-    fn pos(fen: &str) -> Chess {
-        let setup: shakmaty::fen::Fen = fen.parse().expect("a FEN");
-        setup
-            .into_position(shakmaty::CastlingMode::Standard)
-            .expect("a legal position")
-    }
+    use crate::rules::test_position as pos;
 
     #[test]
     fn ambiguity_names_every_candidate_and_the_article() {
