@@ -10,6 +10,7 @@ pub mod claims;
 mod flag_by_material;
 pub mod frame;
 mod from_rulebook;
+mod move_orders;
 mod time_control;
 #[doc(hidden)]
 pub use from_rulebook::MatchTuning;
@@ -469,6 +470,9 @@ impl Arbiter {
     /// The answer about a position the question writes out itself (a FEN, a game's moves), if
     /// it has one that can be played out; else the question is prose.
     fn ask_with_position_in_text(&self, question: &str) -> Option<Answer> {
+        if let Some(answer) = self.compared_move_orders(question) {
+            return Some(answer);
+        }
         let found = request::position_in_question(question)?;
         let inline = AskRequest {
             question: found.question,
@@ -486,6 +490,34 @@ impl Arbiter {
         answer.fen_from_question = found.fen;
         answer.moves_from_question = found.moves;
         Some(answer)
+    }
+
+    /// Two games written from move 1 and asked whether they meet ("Is 1.d4 d5 2.Nf3 the same
+    /// position as 1.Nf3 d5 2.d4?"): both played out and their final positions compared for
+    /// repetition (9.2.3). The answer's position is the first game's.
+    fn compared_move_orders(&self, question: &str) -> Option<Answer> {
+        if !move_orders::asks_about_sameness(&question.to_lowercase()) {
+            return None;
+        }
+        let (first_moves, second_moves) = request::two_games(question)?;
+        let first = Game::from_moves(None, &first_moves).ok()?;
+        let second = Game::from_moves(None, &second_moves).ok()?;
+        let (text, articles) = move_orders::compared(&first, &second);
+        let citations = self.citations(&articles, &text, &[]);
+        Some(Answer {
+            answer: text,
+            citations,
+            claims: Vec::new(),
+            position: Some(self.position_report(&first, None, Topic::Repetition)),
+            topic: Topic::Repetition.name().into(),
+            basis: Basis::Position,
+            marks: Vec::new(),
+            confidence: 1.0,
+            played: Vec::new(),
+            disputed: None,
+            fen_from_question: None,
+            moves_from_question: first_moves,
+        })
     }
 
     /// The answer to a question whose FEN cannot be a position: what is wrong with it, rather

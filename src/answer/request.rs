@@ -260,9 +260,23 @@ fn replayable_through(fen: &str, moves: &[String]) -> Option<usize> {
 }
 
 /// [`position_in_question`] for a game's moves from the start, written from move 1.
+/// Where a game written from move 1 starts ("1. e4", "1.Nf3").
+static FIRST_MOVE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:^|[^0-9A-Za-z.])1\.\s*[a-hNBRQKO]").expect("pattern"));
+
+/// Two games written from move 1 in one question ("Is 1.d4 d5 2.Nf3 the same position as
+/// 1.Nf3 d5 2.d4?"): each one's moves, as written. `None` unless there are two such lists.
+pub fn two_games(question: &str) -> Option<(Vec<String>, Vec<String>)> {
+    let question = crate::rules::notation::letters_for_figurines(question);
+    let start = list_start(&question, &FIRST_MOVE)?;
+    let (first, length) = moves_after(&question[start..]);
+    let after = start + length;
+    let second_start = after + list_start(&question[after..], &FIRST_MOVE)?;
+    let (second, _) = moves_after(&question[second_start..]);
+    (!first.is_empty() && !second.is_empty()).then_some((first, second))
+}
+
 fn game_moves(question: &str) -> Option<InlinePosition> {
-    static FIRST_MOVE: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?:^|[^0-9A-Za-z.])1\.\s*[a-hNBRQKO]").expect("pattern"));
     let start = list_start(question, &FIRST_MOVE)?;
     let (mut moves, length) = moves_after(&question[start..]);
     // One move is a reference to a move ("1. e4 is the best"), not a game, unless the
@@ -472,6 +486,15 @@ mod tests {
             position_in_question("After 1. e4, e5 2. Nf3, Nc6 3. Bc4, Bc5 can White castle?")
                 .expect("a game");
         assert_eq!(found.moves, ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"]);
+    }
+
+    #[test]
+    fn two_games_from_move_one_are_both_read() {
+        let (a, b) = super::two_games("Is 1.d4 d5 2.Nf3 the same position as 1.Nf3 d5 2.d4?")
+            .expect("two games");
+        assert_eq!(a, ["d4", "d5", "Nf3"]);
+        assert_eq!(b, ["Nf3", "d5", "d4"]);
+        assert!(super::two_games("After 1.e4 e5 2.Nf3 can Black castle?").is_none());
     }
 
     #[test]

@@ -146,3 +146,113 @@ mod tests {
         assert_eq!(fifty_completing_moves(&earlier, &legal).count(), 0);
     }
 }
+
+/// One way two positions differ for repetition (9.2.3): they are the same only when none does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Difference {
+    /// Some square holds another piece, or none.
+    Pieces {
+        squares: Vec<shakmaty::Square>,
+    },
+    SideToMove,
+    /// A castling right held in one position and lost in the other (9.2.3.2).
+    CastlingRight {
+        color: shakmaty::Color,
+        side: shakmaty::CastlingSide,
+        in_first: bool,
+    },
+    /// An en passant capture possible in one position only (9.2.3.1).
+    EnPassant {
+        in_first: bool,
+    },
+}
+
+impl Difference {
+    /// The article that makes this a difference.
+    pub fn article(&self) -> &'static str {
+        match self {
+            Difference::CastlingRight { .. } => "9.2.3.2",
+            Difference::EnPassant { .. } => "9.2.3.1",
+            _ => "9.2.3",
+        }
+    }
+}
+
+/// How two positions differ for repetition, in the order 9.2.3 lists them (empty: the same
+/// position).
+pub fn differences(first: &Chess, second: &Chess) -> Vec<Difference> {
+    use shakmaty::{CastlingSide, Color, EnPassantMode};
+    let mut out = Vec::new();
+    let squares: Vec<shakmaty::Square> = shakmaty::Square::ALL
+        .into_iter()
+        .filter(|&sq| first.board().piece_at(sq) != second.board().piece_at(sq))
+        .collect();
+    if !squares.is_empty() {
+        out.push(Difference::Pieces { squares });
+    }
+    if first.turn() != second.turn() {
+        out.push(Difference::SideToMove);
+    }
+    for color in Color::ALL {
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            let (a, b) = (
+                first.castles().has(color, side),
+                second.castles().has(color, side),
+            );
+            if a != b {
+                out.push(Difference::CastlingRight {
+                    color,
+                    side,
+                    in_first: a,
+                });
+            }
+        }
+    }
+    let (a, b) = (
+        first.ep_square(EnPassantMode::Legal).is_some(),
+        second.ep_square(EnPassantMode::Legal).is_some(),
+    );
+    if a != b {
+        out.push(Difference::EnPassant { in_first: a });
+    }
+    out
+}
+
+#[cfg(test)]
+mod differences_tests {
+    use super::{Difference, differences};
+    use crate::rules::Game;
+
+    fn end(moves: &[&str]) -> shakmaty::Chess {
+        Game::from_moves(None, moves).unwrap().current().clone()
+    }
+
+    #[test]
+    fn a_transposition_is_the_same_position() {
+        let a = end(&["d4", "d5", "Nf3"]);
+        let b = end(&["Nf3", "d5", "d4"]);
+        assert!(differences(&a, &b).is_empty());
+    }
+
+    #[test]
+    fn rights_and_en_passant_make_positions_differ() {
+        // The king went out and back: the same squares, castling rights gone.
+        let a = end(&["e4", "e5", "Nf3", "Nc6"]);
+        let b = end(&["e4", "e5", "Ke2", "Nc6", "Ke1", "Nb8", "Nf3", "Nc6"]);
+        let found = differences(&a, &b);
+        assert!(
+            found
+                .iter()
+                .all(|d| matches!(d, Difference::CastlingRight { in_first: true, .. }))
+        );
+        assert_eq!(found.len(), 2);
+        // 1.e4 d5 2.e5 f5: exf6 e.p. is possible; after knight moves there and back it is not.
+        let a = end(&["e4", "d5", "e5", "f5"]);
+        let b = end(&["e4", "d5", "e5", "f5", "Nf3", "Nf6", "Ng1", "Ng8"]);
+        assert_eq!(
+            differences(&a, &b),
+            [Difference::EnPassant { in_first: true }]
+        );
+        assert_eq!(differences(&end(&["e4"]), &end(&["d4"])).len(), 1);
+    }
+}
