@@ -40,11 +40,17 @@ fn verdict_opening(ask: &PositionAsk, mv: &str, legal: bool) -> String {
 pub fn legal_move(ask: &PositionAsk, mv: &str) -> Ruled {
     let mut ruled = match &ask.report.move_check {
         Some(mc) => {
-            let mut r = Ruled::new(format!(
-                "{} {}",
-                verdict_opening(ask, mv, mc.legal),
-                mc.reason
-            ));
+            let opening = verdict_opening(ask, mv, mc.legal);
+            // "Nxe5 is legal here." before "Nxe5 is legal: the knight …" says it twice.
+            let decision = match &mc.san {
+                Some(san) if opening == format!("{mv} is legal here.") => mc.reason.replacen(
+                    &format!("{san} is legal:"),
+                    &format!("{san} is legal here:"),
+                    1,
+                ),
+                _ => format!("{opening} {}", mc.reason),
+            };
+            let mut r = Ruled::new(decision);
             r.cite(mc.articles.iter().cloned());
             r
         }
