@@ -100,13 +100,15 @@ fn position_answers_are_confirmed_by_verify() {
         {
             let yes = first["value"] == true;
             // A move asked about as illegal ("Is Kd2 illegal?") has its verdict in words.
+            // ("Nxe5 is legal here: the knight …" — the verdict is the clause before the colon.)
             let first_sentence = lead.split(". ").next().unwrap_or_default();
+            let verdict = first_sentence.split(':').next().unwrap_or_default();
             let ok = if yes {
-                lead.starts_with("Yes") || first_sentence.ends_with(" is legal here")
+                lead.starts_with("Yes") || verdict.ends_with(" is legal here")
             } else {
                 lead.starts_with("No")
                     || lead.starts_with("Not")
-                    || first_sentence.ends_with(" is illegal here")
+                    || verdict.ends_with(" is illegal here")
             };
             if !ok {
                 failures.push(format!(

@@ -43,7 +43,7 @@ impl PositionRuling for DeadPosition {
         ask.topic == Topic::DeadPosition
             || ask.topic == Topic::General
                 && !ask.reads_off_the_board()
-                && (ask.asks_to_play_on() || ask.asks_result() && dead)
+                && (ask.asks_to_play_on() || ask.asks_result() && (dead || ask.mentions(&["draw"])))
                 && !r.checkmate
                 && !r.stalemate
     }
