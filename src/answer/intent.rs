@@ -234,6 +234,17 @@ const TOPIC_WORDS: &[(Topic, &[&str])] = &[
             "draw claim",
             "claiming a draw",
             "claimed a draw",
+            // Why a game given move by move was drawn: the grounds a claim rests on.
+            "why was this a draw",
+            "why was it a draw",
+            "why is this a draw",
+            "why is it a draw",
+            "why was this drawn",
+            "why was it drawn",
+            "why was the game drawn",
+            "why is this drawn",
+            "why did it end in a draw",
+            "why did the game end in a draw",
         ],
     ),
 ];

@@ -83,7 +83,7 @@ pub(super) fn said_in_words(text: &str, written: Permission) -> String {
 
 /// A text's bare "Yes" or "No" opening ("Yes: …", "No, …", "No. …"): whether it says yes, the
 /// mark after it, and the rest of the text.
-pub(super) fn bare_yes_or_no(text: &str) -> Option<(bool, char, &str)> {
+pub(crate) fn bare_yes_or_no(text: &str) -> Option<(bool, char, &str)> {
     let (yes, after) = match text.strip_prefix("Yes") {
         Some(after) => (true, after),
         None => (false, text.strip_prefix("No")?),

@@ -335,7 +335,7 @@ pub fn lead_with_the_end(ask: &PositionAsk, ruled: &mut Ruled) {
 /// The answer text: the decision, its detail, then notes (a move the question reported that
 /// was played here, a game already over, remarks on the input).
 pub fn compose(ask: &PositionAsk, ruled: &Ruled) -> String {
-    let mut text = ruled.decision.trim().to_string();
+    let mut text = open_question_opening(ask, ruled.decision.trim());
     for d in &ruled.detail {
         push_sentence(&mut text, d);
     }
@@ -366,6 +366,25 @@ pub fn compose(ask: &PositionAsk, ruled: &Ruled) -> String {
         );
     }
     text
+}
+
+/// A question that opens with "why" is not answered "Yes, …" or "No: …": the decision after
+/// the bare word stays ("Why was this a draw?" — "White can claim a draw now: …"), unless it
+/// opens with a move, whose letters are not a sentence's to capitalise ("gxf8=N+ is legal").
+fn open_question_opening(ask: &PositionAsk, decision: &str) -> String {
+    let asks_why = ask.lower.trim_start().starts_with("why ");
+    match crate::answer::polarity::bare_yes_or_no(decision) {
+        Some((_, _, rest)) if asks_why && opens_with_a_word(rest) => {
+            crate::text::capitalise_first(rest)
+        }
+        _ => decision.to_string(),
+    }
+}
+
+/// Whether a text opens with an ordinary word (two letters or more), not a move or a square.
+fn opens_with_a_word(text: &str) -> bool {
+    let first = text.split([' ', ':', ',']).next().unwrap_or_default();
+    first.len() >= 2 && first.chars().all(|c| c.is_alphabetic() || c == '\'')
 }
 
 /// Whether a question about a mate asks why the king cannot get away ("why is this mate?",
