@@ -277,7 +277,9 @@ pub fn two_games(question: &str) -> Option<(Vec<String>, Vec<String>)> {
 }
 
 fn game_moves(question: &str) -> Option<InlinePosition> {
-    let start = list_start(question, &FIRST_MOVE)?;
+    let Some(start) = list_start(question, &FIRST_MOVE) else {
+        return unnumbered_after(question);
+    };
     let (mut moves, length) = moves_after(&question[start..]);
     // One move is a reference to a move ("1. e4 is the best"), not a game, unless the
     // question asks about the position after it ("is en passant possible after 1. d4?").
@@ -292,6 +294,40 @@ fn game_moves(question: &str) -> Option<InlinePosition> {
         fen: None,
         moves,
         question: rest,
+    })
+}
+
+/// A long algebraic move written with spaces ("e2 - e4"), to be closed up.
+static LONG_SPACED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"([a-h][1-8]) ?([-x:]) ?([a-h][1-8])").expect("long algebraic pattern")
+});
+
+/// A move as written in a question, with its check sign and any annotation glyphs ("Qc5+?!");
+/// long algebraic first, spaces allowed around its sign ("e2 - e4", "d4 x c5").
+const MOVE: &str = r"(?:O-O(?:-O)?|0-0(?:-0)?|o-o(?:-o)?|[KQRBN]?[a-h][1-8] ?[-x:] ?[a-h][1-8](?:=?[QRBN])?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=?[QRBN])?)[+#]?[?!]{0,2}";
+
+/// Moves written without move numbers right after "after" ("after e4 e5 Nf3 Nc6 Bc4, can
+/// Black castle?"), at least two of them: a game from the start. One move alone is not
+/// enough here ("after Kf1 he castled" tells a story, it does not give the game).
+fn unnumbered_after(question: &str) -> Option<InlinePosition> {
+    static AFTER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(&format!(
+            r"\b[Aa]fter\s+({MOVE}(?:,?\s+{MOVE})+)(?:[\s,.?!]|$)"
+        ))
+        .expect("unnumbered moves pattern")
+    });
+    let list = AFTER.captures(question)?.get(1)?;
+    let text = LONG_SPACED
+        .replace_all(&list.as_str().replace(',', " "), "$1$2$3")
+        .into_owned();
+    let moves = split_moves(&text)
+        .into_iter()
+        .map(|m| m.trim_end_matches(['?', '!']).to_string())
+        .collect();
+    Some(InlinePosition {
+        fen: None,
+        moves,
+        question: without(question, list.start(), list.end()),
     })
 }
 
@@ -365,14 +401,9 @@ pub struct InlinePosition {
 fn moves_after(text: &str) -> (Vec<String>, usize) {
     static COMMENT: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"\{[^{}]*\}").expect("comment pattern"));
-    static LONG_SPACED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"([a-h][1-8]) ?([-x:]) ?([a-h][1-8])").expect("long algebraic pattern")
-    });
     static MOVE_LIST: LazyLock<Regex> = LazyLock::new(|| {
         let number = r"\d{1,3}\.+";
-        // A move with its check sign and any annotation glyphs ("Qc5+?!").
-        // Long algebraic first, spaces allowed around its sign ("e2 - e4", "d4 x c5").
-        let san = r"(?:O-O(?:-O)?|0-0(?:-0)?|o-o(?:-o)?|[KQRBN]?[a-h][1-8] ?[-x:] ?[a-h][1-8](?:=?[QRBN])?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=?[QRBN])?)[+#]?[?!]{0,2}";
+        let san = MOVE;
         // A short comment in braces between moves ("{illegal}").
         let comment = r"(?:\s*\{[^{}]{0,80}\})?";
         Regex::new(&format!(
@@ -495,6 +526,17 @@ mod tests {
         assert_eq!(a, ["d4", "d5", "Nf3"]);
         assert_eq!(b, ["Nf3", "d5", "d4"]);
         assert!(super::two_games("After 1.e4 e5 2.Nf3 can Black castle?").is_none());
+    }
+
+    #[test]
+    fn unnumbered_moves_after_after_are_a_game() {
+        let found =
+            position_in_question("After e4 e5 Nf3 Nc6 Bc4, can Black castle?").expect("a game");
+        assert_eq!(found.moves, ["e4", "e5", "Nf3", "Nc6", "Bc4"]);
+        assert_eq!(found.question, "After , can Black castle?");
+        // One move is a story, not a game.
+        assert!(position_in_question("After Kf1 my opponent castled. Was that legal?").is_none());
+        assert!(position_in_question("after the game we shook hands").is_none());
     }
 
     #[test]
