@@ -312,10 +312,14 @@ const MOVE: &str = r"(?:O-O(?:-O)?|0-0(?:-0)?|o-o(?:-o)?|[KQRBN]?[a-h][1-8] ?[-x
 fn unnumbered_after(question: &str) -> Option<InlinePosition> {
     static AFTER: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(&format!(
-            r"\b[Aa]fter\s+({MOVE}(?:,?\s+{MOVE})+)(?:[\s,.?!]|$)"
+            r"(?-u:\b)[Aa]fter\s+({MOVE}(?:,?\s+{MOVE})+)(?:[\s,.?!]|$)"
         ))
         .expect("unnumbered moves pattern")
     });
+    // Most questions have no "after": the pattern is not run on them.
+    if !(question.contains("after") || question.contains("After")) {
+        return None;
+    }
     let list = AFTER.captures(question)?.get(1)?;
     let text = LONG_SPACED
         .replace_all(&list.as_str().replace(',', " "), "$1$2$3")
