@@ -654,18 +654,23 @@ impl Arbiter {
         };
         // A move described in words ("can I take his queen with my king?", "can the king go
         // to c4?") is tested as the move it is on this board.
-        let described = (frame.intent.mv.is_none()
-            && matches!(
-                frame.intent.topic,
-                Topic::General | Topic::MoveLegality | Topic::Check
-            ))
-        .then(|| position::described::move_in_words(&frame.lower, game.current()))
-        .flatten();
+        let described = match frame.intent.topic {
+            _ if frame.intent.mv.is_some() => None,
+            Topic::General | Topic::MoveLegality | Topic::Check => {
+                position::described::move_in_words(&frame.lower, game.current())
+            }
+            // "If I promote the pawn to a bishop, is it mate?": that promotion is tested.
+            Topic::Checkmate | Topic::Stalemate => {
+                position::described::promotion_in_words(&frame.lower, game.current())
+            }
+            _ => None,
+        };
         let tested_move = disputed
             .clone()
             .or_else(|| frame.intent.mv.clone().filter(|m| !played.includes(m)))
             .or(described.clone());
         let topic = match frame.intent.topic {
+            t @ (Topic::Checkmate | Topic::Stalemate) => t,
             _ if described.is_some() && disputed.is_none() => Topic::MoveLegality,
             Topic::MoveLegality if tested_move.is_none() => Topic::General,
             Topic::General

@@ -202,10 +202,18 @@ fn after_move(ask: &PositionAsk, mv: &str, asked: Asked) -> Ruled {
                 Asked::Stalemate => stale,
                 _ => check,
             };
-            Ruled::new(format!(
+            let mut r = Ruled::new(format!(
                 "{}: {san} is legal and it is {what}.",
                 if yes { "Yes" } else { "No" }
-            ))
+            ));
+            // "Promote to a bishop: is it mate?" — not mate, but nobody can ever mate now.
+            if !mate && !stale && after.is_insufficient_material() {
+                r.detail.push(
+                    "After it neither side has the material to checkmate by any series of legal moves: the position is dead and the game is drawn at once (5.2.2).".into(),
+                );
+                r.cite(["5.2.2"]);
+            }
+            r
         }
     };
     ruled.claim(legal);

@@ -18,6 +18,22 @@ pub fn move_in_words(lower: &str, pos: &Chess) -> Option<String> {
         .or_else(|| piece_to_square(lower, pos))
 }
 
+/// "Promote the pawn to a bishop": the one promotion to that piece the side to move has, as
+/// SAN ("h8=B"); `None` when no piece is named or several pawns or squares could do it.
+pub fn promotion_in_words(lower: &str, pos: &Chess) -> Option<String> {
+    if !lower.contains("promot") {
+        return None;
+    }
+    let role = Role::from_char(super::promotion::piece_named_to_promote(lower)?)?;
+    let legal = pos.legal_moves();
+    let mut promotions = legal.iter().filter(|m| m.promotion() == Some(role));
+    let only = promotions.next()?;
+    promotions
+        .next()
+        .is_none()
+        .then(|| shakmaty::san::San::from_move(pos, *only).to_string())
+}
+
 /// "The king to c4", "can my knight go to e2?": a move of the side to move's only piece of
 /// that kind, or of the only one that can legally go there, written as SAN ("Kc4", "Nxe2"),
 /// legal or not, for the legality ruling to judge.

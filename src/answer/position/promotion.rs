@@ -66,7 +66,13 @@ impl PositionRuling for Promotion {
     }
 
     fn applies(&self, ask: &PositionAsk) -> bool {
-        ask.topic == Topic::Promotion || ask.tested_move.as_deref().is_some_and(is_promotion)
+        // "Is h8=B mate?" asks what the promotion does, for the mate ruling to answer.
+        let asks_mate = matches!(
+            ask.topic,
+            Topic::Checkmate | Topic::Stalemate | Topic::Check
+        );
+        ask.topic == Topic::Promotion
+            || !asks_mate && ask.tested_move.as_deref().is_some_and(is_promotion)
     }
 
     fn rule(&self, ask: &PositionAsk) -> Ruled {
