@@ -103,8 +103,13 @@ fn position_answers_are_confirmed_by_verify() {
             // ("Nxe5 is legal here: the knight …" — the verdict is the clause before the colon.)
             let first_sentence = lead.split(". ").next().unwrap_or_default();
             let verdict = first_sentence.split(':').next().unwrap_or_default();
+            // "Is h8=B mate?" is answered about the mate, the move's legality said after it
+            // ("No: h8=B+ is legal and it is check, but not mate").
+            let mate_asked = a["topic"] == "check_mate_stalemate";
             let ok = if yes {
-                lead.starts_with("Yes") || verdict.ends_with(" is legal here")
+                lead.starts_with("Yes")
+                    || verdict.ends_with(" is legal here")
+                    || mate_asked && first_sentence.contains(" is legal and it is ")
             } else {
                 lead.starts_with("No")
                     || lead.starts_with("Not")
