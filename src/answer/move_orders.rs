@@ -104,8 +104,14 @@ fn difference_words(d: &Difference) -> String {
                 side_words(*side)
             )
         }
-        Difference::EnPassant { in_first } => {
-            let (with, without) = after(*in_first);
+        Difference::EnPassant {
+            first: Some(a),
+            second: Some(b),
+        } => format!(
+            "an en passant capture is possible on {a} after the first but on {b} after the second (9.2.3.1)"
+        ),
+        Difference::EnPassant { first, .. } => {
+            let (with, without) = after(first.is_some());
             format!(
                 "an en passant capture is possible after {with} but not after {without} (9.2.3.1)"
             )

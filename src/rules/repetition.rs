@@ -94,6 +94,82 @@ fn declarable_moves<'a>(
         .copied()
 }
 
+/// One way two positions differ for repetition (9.2.3): they are the same only when none does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Difference {
+    /// Some square holds another piece, or none.
+    Pieces {
+        squares: Vec<shakmaty::Square>,
+    },
+    SideToMove,
+    /// A castling right held in one position and lost in the other (9.2.3.2).
+    CastlingRight {
+        color: shakmaty::Color,
+        side: shakmaty::CastlingSide,
+        in_first: bool,
+    },
+    /// The en passant captures differ (9.2.3.1): the square one can be made on in each
+    /// position, if any (a square passed over that no pawn can take on does not count).
+    EnPassant {
+        first: Option<shakmaty::Square>,
+        second: Option<shakmaty::Square>,
+    },
+}
+
+impl Difference {
+    /// The article that makes this a difference.
+    pub fn article(&self) -> &'static str {
+        match self {
+            Difference::CastlingRight { .. } => "9.2.3.2",
+            Difference::EnPassant { .. } => "9.2.3.1",
+            _ => "9.2.3",
+        }
+    }
+}
+
+/// How two positions differ for repetition, in the order 9.2.3 lists them (empty: the same
+/// position).
+pub fn differences(first: &Chess, second: &Chess) -> Vec<Difference> {
+    use shakmaty::{CastlingSide, Color, EnPassantMode};
+    let mut out = Vec::new();
+    let squares: Vec<shakmaty::Square> = shakmaty::Square::ALL
+        .into_iter()
+        .filter(|&sq| first.board().piece_at(sq) != second.board().piece_at(sq))
+        .collect();
+    if !squares.is_empty() {
+        out.push(Difference::Pieces { squares });
+    }
+    if first.turn() != second.turn() {
+        out.push(Difference::SideToMove);
+    }
+    for color in Color::ALL {
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            let (a, b) = (
+                first.castles().has(color, side),
+                second.castles().has(color, side),
+            );
+            if a != b {
+                out.push(Difference::CastlingRight {
+                    color,
+                    side,
+                    in_first: a,
+                });
+            }
+        }
+    }
+    let (a, b) = (
+        first.ep_square(EnPassantMode::Legal),
+        second.ep_square(EnPassantMode::Legal),
+    );
+    if a != b {
+        out.push(Difference::EnPassant {
+            first: a,
+            second: b,
+        });
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,86 +221,12 @@ mod tests {
         let legal = earlier.legal_moves();
         assert_eq!(fifty_completing_moves(&earlier, &legal).count(), 0);
     }
-}
-
-/// One way two positions differ for repetition (9.2.3): they are the same only when none does.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Difference {
-    /// Some square holds another piece, or none.
-    Pieces {
-        squares: Vec<shakmaty::Square>,
-    },
-    SideToMove,
-    /// A castling right held in one position and lost in the other (9.2.3.2).
-    CastlingRight {
-        color: shakmaty::Color,
-        side: shakmaty::CastlingSide,
-        in_first: bool,
-    },
-    /// An en passant capture possible in one position only (9.2.3.1).
-    EnPassant {
-        in_first: bool,
-    },
-}
-
-impl Difference {
-    /// The article that makes this a difference.
-    pub fn article(&self) -> &'static str {
-        match self {
-            Difference::CastlingRight { .. } => "9.2.3.2",
-            Difference::EnPassant { .. } => "9.2.3.1",
-            _ => "9.2.3",
-        }
-    }
-}
-
-/// How two positions differ for repetition, in the order 9.2.3 lists them (empty: the same
-/// position).
-pub fn differences(first: &Chess, second: &Chess) -> Vec<Difference> {
-    use shakmaty::{CastlingSide, Color, EnPassantMode};
-    let mut out = Vec::new();
-    let squares: Vec<shakmaty::Square> = shakmaty::Square::ALL
-        .into_iter()
-        .filter(|&sq| first.board().piece_at(sq) != second.board().piece_at(sq))
-        .collect();
-    if !squares.is_empty() {
-        out.push(Difference::Pieces { squares });
-    }
-    if first.turn() != second.turn() {
-        out.push(Difference::SideToMove);
-    }
-    for color in Color::ALL {
-        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
-            let (a, b) = (
-                first.castles().has(color, side),
-                second.castles().has(color, side),
-            );
-            if a != b {
-                out.push(Difference::CastlingRight {
-                    color,
-                    side,
-                    in_first: a,
-                });
-            }
-        }
-    }
-    let (a, b) = (
-        first.ep_square(EnPassantMode::Legal).is_some(),
-        second.ep_square(EnPassantMode::Legal).is_some(),
-    );
-    if a != b {
-        out.push(Difference::EnPassant { in_first: a });
-    }
-    out
-}
-
-#[cfg(test)]
-mod differences_tests {
-    use super::{Difference, differences};
-    use crate::rules::Game;
 
     fn end(moves: &[&str]) -> shakmaty::Chess {
-        Game::from_moves(None, moves).unwrap().current().clone()
+        crate::rules::Game::from_moves(None, moves)
+            .unwrap()
+            .current()
+            .clone()
     }
 
     #[test]
@@ -251,8 +253,29 @@ mod differences_tests {
         let b = end(&["e4", "d5", "e5", "f5", "Nf3", "Nf6", "Ng1", "Ng8"]);
         assert_eq!(
             differences(&a, &b),
-            [Difference::EnPassant { in_first: true }]
+            [Difference::EnPassant {
+                first: Some(shakmaty::Square::F6),
+                second: None
+            }]
         );
         assert_eq!(differences(&end(&["e4"]), &end(&["d4"])).len(), 1);
+    }
+
+    #[test]
+    fn en_passant_on_another_square_makes_positions_differ() {
+        // The same pawns, White to move; a capture on d6 in one, on f6 in the other.
+        let a = end(&["e4", "f5", "e5", "Nf6", "Nf3", "Ng8", "Ng1", "d5"]);
+        let b = end(&["e4", "d5", "e5", "Nf6", "Nf3", "Ng8", "Ng1", "f5"]);
+        assert_eq!(
+            differences(&a, &b),
+            [Difference::EnPassant {
+                first: Some(shakmaty::Square::D6),
+                second: Some(shakmaty::Square::F6)
+            }]
+        );
+        assert_ne!(
+            crate::rules::game::position_identity(&a),
+            crate::rules::game::position_identity(&b)
+        );
     }
 }
