@@ -496,10 +496,11 @@ impl Arbiter {
     /// position as 1.Nf3 d5 2.d4?"): both played out and their final positions compared for
     /// repetition (9.2.3). The answer's position is the first game's.
     fn compared_move_orders(&self, question: &str) -> Option<Answer> {
+        // Two games first: most questions have none, and lower-casing them is then wasted.
+        let (first_moves, second_moves) = request::two_games(question)?;
         if !move_orders::asks_about_sameness(&question.to_lowercase()) {
             return None;
         }
-        let (first_moves, second_moves) = request::two_games(question)?;
         let first = Game::from_moves(None, &first_moves).ok()?;
         let second = Game::from_moves(None, &second_moves).ok()?;
         let (text, articles) = move_orders::compared(&first, &second);

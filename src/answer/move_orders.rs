@@ -82,7 +82,6 @@ fn order(in_first: bool) -> (&'static str, &'static str) {
 
 /// One difference in words, the move orders named "the first" and "the second".
 fn difference_words(d: &Difference) -> String {
-    let after = order;
     match d {
         Difference::Pieces { squares } => {
             let shown: Vec<String> = squares.iter().take(6).map(|s| s.to_string()).collect();
@@ -97,7 +96,7 @@ fn difference_words(d: &Difference) -> String {
             side,
             in_first,
         } => {
-            let (with, without) = after(*in_first);
+            let (with, without) = order(*in_first);
             format!(
                 "{} keeps the right to castle {} after {with} but has lost it after {without} (9.2.3.2)",
                 capitalised(*color),
@@ -111,7 +110,7 @@ fn difference_words(d: &Difference) -> String {
             "an en passant capture is possible on {a} after the first but on {b} after the second (9.2.3.1)"
         ),
         Difference::EnPassant { first, .. } => {
-            let (with, without) = after(first.is_some());
+            let (with, without) = order(first.is_some());
             format!(
                 "an en passant capture is possible after {with} but not after {without} (9.2.3.1)"
             )

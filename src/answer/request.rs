@@ -259,7 +259,6 @@ fn replayable_through(fen: &str, moves: &[String]) -> Option<usize> {
     }
 }
 
-/// [`position_in_question`] for a game's moves from the start, written from move 1.
 /// Where a game written from move 1 starts ("1. e4", "1.Nf3").
 static FIRST_MOVE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?:^|[^0-9A-Za-z.])1\.\s*[a-hNBRQKO]").expect("pattern"));
@@ -276,6 +275,8 @@ pub fn two_games(question: &str) -> Option<(Vec<String>, Vec<String>)> {
     (!first.is_empty() && !second.is_empty()).then_some((first, second))
 }
 
+/// [`position_in_question`] for a game's moves from the start, written from move 1 (or
+/// without numbers right after "after").
 fn game_moves(question: &str) -> Option<InlinePosition> {
     let Some(start) = list_start(question, &FIRST_MOVE) else {
         return unnumbered_after(question);
@@ -321,16 +322,9 @@ fn unnumbered_after(question: &str) -> Option<InlinePosition> {
         return None;
     }
     let list = AFTER.captures(question)?.get(1)?;
-    let text = LONG_SPACED
-        .replace_all(&list.as_str().replace(',', " "), "$1$2$3")
-        .into_owned();
-    let moves = split_moves(&text)
-        .into_iter()
-        .map(|m| m.trim_end_matches(['?', '!']).to_string())
-        .collect();
     Some(InlinePosition {
         fen: None,
-        moves,
+        moves: listed_moves(list.as_str()),
         question: without(question, list.start(), list.end()),
     })
 }
@@ -403,8 +397,6 @@ pub struct InlinePosition {
 /// A move list at the start of `text` ("1. Ka6 Rd8 2. Ka7 Ra8+"), as moves, and where it ends.
 /// It must open with a move number, so that prose after a FEN is never read as moves.
 fn moves_after(text: &str) -> (Vec<String>, usize) {
-    static COMMENT: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"\{[^{}]*\}").expect("comment pattern"));
     static MOVE_LIST: LazyLock<Regex> = LazyLock::new(|| {
         let number = r"\d{1,3}\.+";
         let san = MOVE;
@@ -418,19 +410,27 @@ fn moves_after(text: &str) -> (Vec<String>, usize) {
     match MOVE_LIST.find(text) {
         Some(m) => {
             let list = text[..m.end()].trim_start_matches(|c: char| !c.is_ascii_digit());
-            let list = COMMENT
-                .replace_all(list, " ")
-                .replace('.', ". ")
-                .replace(',', " ");
-            let list = LONG_SPACED.replace_all(&list, "$1$2$3");
-            let moves = split_moves(&list)
-                .into_iter()
-                .map(|m| m.trim_end_matches(['?', '!']).to_string())
-                .collect();
-            (moves, m.end())
+            (listed_moves(list), m.end())
         }
         None => (Vec::new(), 0),
     }
+}
+
+/// The moves of a list as the numbered or the unnumbered pattern finds it: comments, commas
+/// and move numbers dropped, spaced long algebraic closed up ("e2 - e4" is "e2-e4"),
+/// annotation glyphs taken off.
+fn listed_moves(list: &str) -> Vec<String> {
+    static COMMENT: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\{[^{}]*\}").expect("comment pattern"));
+    let list = COMMENT
+        .replace_all(list, " ")
+        .replace('.', ". ")
+        .replace(',', " ");
+    let list = LONG_SPACED.replace_all(&list, "$1$2$3");
+    split_moves(&list)
+        .into_iter()
+        .map(|m| m.trim_end_matches(['?', '!']).to_string())
+        .collect()
 }
 
 #[cfg(test)]

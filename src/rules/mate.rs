@@ -6,9 +6,10 @@ use shakmaty::{Bitboard, Board, Chess, Color, Position, Square, attacks};
 use super::describe::{color_name, join_and, piece_on};
 
 /// For a king in check with no legal move, every square it could step to and what covers
-/// it, in words ("Every square the white king on g1 could step to is covered: f2 by the black
-/// knight on g4, which is pinned but still attacks (3.1.3); h1 by …"). `None` when the side to
-/// move is not checkmated or its king has no square to step to (own pieces all round).
+/// it, in words ("Every square the white king on g1 could step to is covered: f1 by the black
+/// pawn on g2; f2 by the black knight on g4, which is pinned but still attacks it; … (3.1.3)").
+/// `None` when the side to move is not checkmated or its king has no square to step to (own
+/// pieces all round).
 pub fn flight_squares_covered(pos: &Chess) -> Option<String> {
     if !pos.is_checkmate() {
         return None;
@@ -18,17 +19,21 @@ pub fn flight_squares_covered(pos: &Chess) -> Option<String> {
     let king = board.king_of(us)?;
     // Sliders see through the king's own square once it has stepped off it.
     let through_king = board.occupied().without(king);
+    let mut any_pinned = false;
     let covered: Vec<String> = (attacks::king_attacks(king) & !board.by_color(us))
         .into_iter()
         .filter_map(|sq| {
             let by = board.attacks_to(sq, !us, through_king);
-            by.any().then(|| square_covered(board, sq, by))
+            by.any().then(|| {
+                let (words, pinned) = square_covered(board, sq, by);
+                any_pinned |= pinned;
+                words
+            })
         })
         .collect();
     if covered.is_empty() {
         return None;
     }
-    let any_pinned = covered.iter().any(|c| c.contains("pinned"));
     Some(format!(
         "Every square the {} king on {king} could step to is covered: {}{}",
         color_name(us),
@@ -37,20 +42,23 @@ pub fn flight_squares_covered(pos: &Chess) -> Option<String> {
     ))
 }
 
-/// "f2 by the black knight on g4, which is pinned but still attacks it".
-fn square_covered(board: &Board, sq: Square, by: Bitboard) -> String {
+/// "f2 by the black knight on g4, which is pinned but still attacks it", and whether a pinned
+/// piece is among those covering it.
+fn square_covered(board: &Board, sq: Square, by: Bitboard) -> (String, bool) {
+    let mut any_pinned = false;
     let names: Vec<String> = by
         .into_iter()
         .map(|from| {
             let name = piece_on(board, from);
             if is_pinned(board, from) {
+                any_pinned = true;
                 format!("{name}, which is pinned but still attacks it")
             } else {
                 name
             }
         })
         .collect();
-    format!("{sq} by {}", join_and(&names))
+    (format!("{sq} by {}", join_and(&names)), any_pinned)
 }
 
 /// Whether the piece on `sq` is pinned to its own king by an enemy rook, bishop or queen.
@@ -62,9 +70,8 @@ fn is_pinned(board: &Board, sq: Square) -> bool {
         return false;
     };
     let enemy: Color = !piece.color;
-    let line_pinners = (attacks::rook_attacks(king, Bitboard::EMPTY)
-        & (board.rooks() | board.queens()))
-        | (attacks::bishop_attacks(king, Bitboard::EMPTY) & (board.bishops() | board.queens()));
+    let line_pinners = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+        | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens());
     (line_pinners & board.by_color(enemy))
         .into_iter()
         .any(|pinner| {

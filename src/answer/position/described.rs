@@ -24,7 +24,7 @@ pub fn promotion_in_words(lower: &str, pos: &Chess) -> Option<String> {
     if !lower.contains("promot") {
         return None;
     }
-    let role = Role::from_char(super::promotion::piece_named_to_promote(lower)?)?;
+    let role = super::promotion::piece_named_to_promote(lower)?;
     let legal = pos.legal_moves();
     let mut promotions = legal.iter().filter(|m| m.promotion() == Some(role));
     let only = promotions.next()?;
@@ -128,9 +128,7 @@ fn capture_of_piece(lower: &str, pos: &Chess) -> Option<String> {
     let (mover, target) = roles_named(lower)?;
     let legal = pos.legal_moves();
     // A capture that promotes becomes the piece the question names, else a queen.
-    let promoted = super::promotion::piece_named_to_promote(lower)
-        .and_then(Role::from_char)
-        .unwrap_or(Role::Queen);
+    let promoted = super::promotion::piece_named_to_promote(lower).unwrap_or(Role::Queen);
     let legal_capture = legal.iter().find(|m| {
         m.role() == mover
             && m.capture() == Some(target)

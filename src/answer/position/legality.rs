@@ -40,15 +40,17 @@ fn verdict_opening(ask: &PositionAsk, mv: &str, legal: bool) -> String {
 pub fn legal_move(ask: &PositionAsk, mv: &str) -> Ruled {
     let mut ruled = match &ask.report.move_check {
         Some(mc) => {
-            let opening = verdict_opening(ask, mv, mc.legal);
-            // "Nxe5 is legal here." before "Nxe5 is legal: the knight …" says it twice.
+            // A legal move asked about otherwise than "may I…?" has its verdict in words, which
+            // the reason already says: "Nxe5 is legal here." before "Nxe5 is legal: the knight
+            // …" would say it twice.
+            let in_words = Permission::asked_in(&ask.lower) != Some(Permission::MayIt);
             let decision = match &mc.san {
-                Some(san) if opening == format!("{mv} is legal here.") => mc.reason.replacen(
+                Some(san) if mc.legal && in_words => mc.reason.replacen(
                     &format!("{san} is legal:"),
                     &format!("{san} is legal here:"),
                     1,
                 ),
-                _ => format!("{opening} {}", mc.reason),
+                _ => format!("{} {}", verdict_opening(ask, mv, mc.legal), mc.reason),
             };
             let mut r = Ruled::new(decision);
             r.cite(mc.articles.iter().cloned());

@@ -1,6 +1,8 @@
 //! Promotion (3.7.3.3, 3.7.3.4): which pawns can promote now and to what, a promotion move
 //! tested ("is e8=N+ legal?"), and the piece asked about ("can I take a knight instead?").
 
+use shakmaty::Role;
+
 use super::legality::legal_move;
 use super::{PositionAsk, PositionRuling, Ruled};
 use crate::answer::claims::ClaimSubject;
@@ -17,16 +19,11 @@ fn is_promotion(mv: &str) -> bool {
             && m[..m.len() - 1].ends_with(['1', '8'])
 }
 
-/// The piece the question wants the pawn to become, as a SAN letter: the piece named within a
-/// few words after the last of "promote", "become", "turn into"… that names one ("it is most
-/// often turned into a queen, but I want it to become a knight" asks for the knight);
-/// "instead" counts only when no other cue names a piece ("can I take a knight instead?").
-fn piece_asked(ask: &PositionAsk) -> Option<char> {
-    piece_named_to_promote(&ask.lower)
-}
-
-/// [`piece_asked`] in a lower-cased question.
-pub(super) fn piece_named_to_promote(lower: &str) -> Option<char> {
+/// The piece a (lower-cased) question wants the pawn to become: the piece named within a few
+/// words after the last of "promote", "become", "turn into"… that names one ("it is most often
+/// turned into a queen, but I want it to become a knight" asks for the knight); "instead"
+/// counts only when no other cue names a piece ("can I take a knight instead?").
+pub(super) fn piece_named_to_promote(lower: &str) -> Option<Role> {
     const CUES: &[&str] = &[
         "promot", "becom", "turn", "into a", "choose", "make a", "get a",
     ];
@@ -36,11 +33,11 @@ pub(super) fn piece_named_to_promote(lower: &str) -> Option<char> {
             .filter(|w| !w.is_empty())
             .take(PIECE_WITHIN_WORDS)
             .find_map(|w| match w.trim_end_matches('s') {
-                "knight" => Some('N'),
-                "rook" => Some('R'),
-                "bishop" => Some('B'),
-                "queen" => Some('Q'),
-                "king" => Some('K'),
+                "knight" => Some(Role::Knight),
+                "rook" => Some(Role::Rook),
+                "bishop" => Some(Role::Bishop),
+                "queen" => Some(Role::Queen),
+                "king" => Some(Role::King),
                 _ => None,
             })
     };
@@ -54,8 +51,8 @@ pub(super) fn piece_named_to_promote(lower: &str) -> Option<char> {
     last_named(CUES).or_else(|| last_named(&["instead"]))
 }
 
-/// How many words from a cue's own the piece must be named in ("become a knight", "promote my pawn to a
-/// king", "turned into a queen").
+/// How many words from a cue's own the piece must be named in ("become a knight", "promote my
+/// pawn to a king", "turned into a queen").
 const PIECE_WITHIN_WORDS: usize = 7;
 
 const RULE: &str = "A pawn reaching the last rank must become a queen, rook, bishop or knight of its own colour, chosen freely even if such a piece is still on the board (3.7.3.3, 3.7.3.4).";
@@ -104,8 +101,8 @@ fn by_piece(ask: &PositionAsk) -> Ruled {
         .iter()
         .filter(|s| s.contains('='))
         .collect();
-    let mut ruled = match piece_asked(ask) {
-        Some('K') => {
+    let mut ruled = match piece_named_to_promote(&ask.lower) {
+        Some(Role::King) => {
             let p = &promos[0];
             let mv = if p.from[..1] == p.to[..1] {
                 format!("{}=K", p.to)
@@ -118,10 +115,10 @@ fn by_piece(ask: &PositionAsk) -> Ruled {
             r.claim(ask.claim(ClaimSubject::LegalMove { mv }));
             r
         }
-        Some(letter) => {
+        Some(role) => {
             let chosen: Vec<&&String> = sans
                 .iter()
-                .filter(|s| s.contains(&format!("={letter}")))
+                .filter(|s| s.contains(&format!("={}", role.upper_char())))
                 .collect();
             let mut r = Ruled::new(format!(
                 "Yes: {} {} legal now.",
