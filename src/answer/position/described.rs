@@ -152,7 +152,7 @@ fn roles_named(lower: &str) -> Option<(Role, Role)> {
             \b(?:take|capture|eat|grab)\s+(?:his|her|their|the|that|a|black's|white's|(?:my\s+)?opponent's)\s+
               (?:\w+\s+)?(?P<target>queen|rook|bishop|knight|pawn)\s+with\s+(?:my|the|a|its|it.s|his|her)\s+
               (?:\w+\s+)?(?P<mover>king|queen|rook|bishop|knight|pawn)\b
-          | \b(?:my|the)\s+(?P<mover2>king|queen|rook|bishop|knight|pawn)\s+(?:take|capture|eat|grab)\s+
+          | \b(?:my|the)\s+(?:(?:white|black)\s+)?(?P<mover2>king|queen|rook|bishop|knight|pawn)\s+(?:not\s+)?(?:take|capture|eat|grab)\s+
               (?:his|her|their|the|that|a|black's|white's|(?:my\s+)?opponent's)\s+
               (?:\w+\s+)?(?P<target2>queen|rook|bishop|knight|pawn)\b",
         )
@@ -232,6 +232,12 @@ mod tests {
         assert_eq!(
             move_in_words(" can my king capture the queen? ", &p).as_deref(),
             Some("Kxd2")
+        );
+        // A colour named, and the capture asked about as refused ("why can … not take …").
+        let q = pos("2k5/3P4/2K5/8/8/8/8/8 b - - 0 1");
+        assert_eq!(
+            move_in_words(" why can the black king not take the d7 pawn? ", &q).as_deref(),
+            Some("Kxd7")
         );
         // Protected: not legal, but the capture tried is still the one asked about.
         let p = pos("4k3/8/8/8/8/1n6/3q4/4K3 w - - 0 1");
