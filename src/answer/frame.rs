@@ -763,6 +763,9 @@ fn without_false_setting_cues(q: &str) -> std::borrow::Cow<'_, str> {
             | \b(?:hello|hi|hey|dear|thanks|thank\ you)\s*,?\s+chess\.com\b
             | \bchess\.com\s+(?:community|forums?|members|users)\b
             | \b(?:not|isn't|wasn't|non-?)\s*(?:an?\s+)?(?:rapid|blitz|bullet|online)
+              (?:\s+(?:or|nor)\s+(?:rapid|blitz|bullet|online))?\b
+            | \b(?:not|isn't|wasn't|aren't|weren't)\s+(?:being\s+)?played\s+(?:under|with|by|in|as)\s+
+              (?:the\s+)?(?:an?\s+)?(?:rapid|blitz|bullet|online)
               (?:\s+(?:or|nor)\s+(?:rapid|blitz|bullet|online))?\b",
         )
         .expect("valid regex")
@@ -988,6 +991,11 @@ mod tests {
             []
         );
         assert_eq!(settings_in("a rapid game, not blitz"), [Setting::Rapid]);
+        assert_eq!(
+            settings_in("tournament is not being played under blitz rules. sudden death"),
+            []
+        );
+        assert_eq!(settings_in("it wasn't played as a rapid game"), []);
     }
 
     /// `extra`, then every passage's text and `more` of each passage, lower case: the texts
