@@ -113,7 +113,7 @@ pub fn asks_whether_someone_is_right(lower: &str) -> bool {
 }
 
 /// `text` without its bare "Yes" or "No" opening, the rest capitalised.
-pub(super) fn without_bare_yes_or_no(text: &str) -> String {
+pub(crate) fn without_bare_yes_or_no(text: &str) -> String {
     match bare_yes_or_no(text) {
         Some((_, _, rest)) => crate::text::capitalise_first(rest),
         None => text.to_string(),

@@ -7,7 +7,9 @@ use super::{PositionAsk, PositionRuling, Ruled, lower_first, side_name};
 use crate::answer::actors::subject;
 use crate::answer::claims::{ClaimSubject, Side, Wing, castling_status};
 use crate::answer::intent::Topic;
-use crate::answer::polarity::asks_whether_someone_is_right;
+use crate::answer::polarity::{
+    asks_whether_someone_is_right, bare_yes_or_no, without_bare_yes_or_no,
+};
 use crate::rules::castling::{CastlingStatus, castling_status as status_in};
 
 pub struct Castling;
@@ -40,7 +42,7 @@ impl PositionRuling for Castling {
                 not_to_move(ask, side, wing, &mut ruled)
             });
         }
-        ruled.decision = merged(&parts).unwrap_or_else(|| parts.join(" "));
+        ruled.decision = merged(&parts).unwrap_or_else(|| joined(&parts));
         if side == ask.mover() && (ask.report.in_check || ask.mentions(&["check"])) {
             ruled.claim(ask.claim(ClaimSubject::InCheck));
         }
@@ -66,6 +68,19 @@ fn merged(parts: &[String]) -> Option<String> {
     };
     (plain(short) == plain(long))
         .then(|| short.replace(wing_words(Wing::Kingside), "on both sides"))
+}
+
+/// The wings' sentences one after the other, the second without a bare "Yes:"/"No:" that
+/// only repeats the first's ("No: … lost the right to castle short … No: … lost the right to
+/// castle long …" says "No" once).
+fn joined(parts: &[String]) -> String {
+    let verdict = |s: &str| bare_yes_or_no(s).map(|(yes, _, _)| yes);
+    match parts {
+        [first, second] if verdict(first).is_some() && verdict(first) == verdict(second) => {
+            format!("{first} {}", without_bare_yes_or_no(second))
+        }
+        _ => parts.join(" "),
+    }
 }
 
 /// "short (O-O)" or "long (O-O-O)".
