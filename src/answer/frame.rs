@@ -234,6 +234,10 @@ fn has(q: &str, words: &[&str]) -> bool {
 
 /// The kind of the (first) question sentence.
 fn kind_of(q: &str) -> QuestionKind {
+    let q = &without_intensifiers(q);
+    if embedded_definition(q).is_some() {
+        return QuestionKind::Definition;
+    }
     let asked = q
         .split_inclusive('?')
         .find(|s| s.contains('?'))
@@ -267,6 +271,90 @@ fn kind_of(q: &str) -> QuestionKind {
         QuestionKind::Other if !q.contains('?') => QuestionKind::Statement,
         kind => kind,
     }
+}
+
+/// Swear words and the like that only add force ("what the fuck is en passant", "how on earth
+/// can he castle"): taken out before the question's kind is read.
+const INTENSIFIERS: &[&str] = &[
+    " in the fuck ",
+    " the fuck ",
+    " in the hell ",
+    " the hell ",
+    " the heck ",
+    " on earth ",
+    " fucking ",
+    " freaking ",
+    " frickin ",
+];
+
+/// `lower` without [`INTENSIFIERS`] (a space kept where each was).
+fn without_intensifiers(lower: &str) -> std::borrow::Cow<'_, str> {
+    let mut out = std::borrow::Cow::Borrowed(lower);
+    for w in INTENSIFIERS {
+        if out.contains(w) {
+            out = std::borrow::Cow::Owned(out.replace(w, " "));
+        }
+    }
+    out
+}
+
+/// The term a question asks to have defined when it asks it inside a sentence or with a swear
+/// word around it: "I'd like to know what en passant is", "can someone tell me what a flag
+/// is", "what the fuck is en passant". At most four words, and a term, not "the rule when…"
+/// or "that". A plain "What is en passant?" is read by the kind cues and matched as it is.
+pub fn embedded_definition(lower: &str) -> Option<String> {
+    static DEFINE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?x)
+            (?P<lead>^|[.!?;:,]\s|\b(?:know|wondering|wonder|tell\ me|explain|curious\ (?:about|as\ to)?)\s)\s*
+            (?:
+                what(?:'s|\ is|\ are)\s+(?:an?\s+)?(?P<a>[a-z0-9'\ -]{2,40}?)
+              | what\s+(?:an?\s+)?(?P<b>[a-z0-9'\ -]{2,40}?)\s+(?:is|are|means?)
+              | what\s+(?:does|do)\s+(?:an?\s+)?(?P<c>[a-z0-9'\ -]{2,40}?)\s+mean
+            )
+            \s*(?:in\ chess\s*)?[?.!]*\s*$",
+        )
+        .expect("valid regex")
+    });
+    let plain = without_intensifiers(lower);
+    let intensified = matches!(plain, std::borrow::Cow::Owned(_));
+    let caps = DEFINE.captures(plain.trim())?;
+    // Led by "know", "tell me"…, not by the start of the text or of a sentence.
+    let embedded = caps
+        .name("lead")
+        .is_some_and(|l| l.as_str().trim_end().ends_with(char::is_alphabetic));
+    if !(embedded || intensified) {
+        return None;
+    }
+    let term = ["a", "b", "c"]
+        .iter()
+        .find_map(|g| caps.name(g))?
+        .as_str()
+        .trim();
+    let words: Vec<&str> = term.split_whitespace().collect();
+    let generic = words.iter().any(|w| {
+        matches!(
+            *w,
+            "rule"
+                | "rules"
+                | "ruling"
+                | "result"
+                | "difference"
+                | "if"
+                | "when"
+                | "the"
+                | "that"
+                | "this"
+                | "it"
+                | "happens"
+                | "happening"
+                | "penalty"
+                | "next"
+                | "wrong"
+                | "right"
+        )
+    });
+    ((1..=4).contains(&words.len()) && !generic).then(|| term.to_string())
 }
 
 /// Words that open a question without being its cue.
@@ -996,6 +1084,44 @@ mod tests {
             []
         );
         assert_eq!(settings_in("it wasn't played as a rapid game"), []);
+    }
+
+    #[test]
+    fn a_definition_asked_inside_a_sentence_or_with_a_swear_word() {
+        let term = |q: &str| embedded_definition(&lowered(q));
+        assert_eq!(
+            term("Sure would be nice to know what in the fuck en passant is").as_deref(),
+            Some("en passant")
+        );
+        assert_eq!(
+            term("what the hell is en passant").as_deref(),
+            Some("en passant")
+        );
+        assert_eq!(
+            term("can someone tell me what a flag is?").as_deref(),
+            Some("flag")
+        );
+        // Asked plainly: the kind cues read it, and it is matched as written.
+        assert_eq!(term("What is en passant?"), None);
+        // Not a term.
+        assert_eq!(
+            term("I had a game drawn by the 50 move rule. I want to know what that is"),
+            None
+        );
+        assert_eq!(
+            term("i'd like to know what the rule is when both flags fall"),
+            None
+        );
+        assert_eq!(
+            kind_of(&lowered(
+                "Sure would be nice to know what in the fuck en passant is"
+            )),
+            QuestionKind::Definition
+        );
+        assert_eq!(
+            kind_of(&lowered("how the hell can he castle?")),
+            QuestionKind::HowTo
+        );
     }
 
     /// `extra`, then every passage's text and `more` of each passage, lower case: the texts

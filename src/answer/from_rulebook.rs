@@ -306,7 +306,8 @@ impl Arbiter {
         let time_unasked = !mentions_time(&frame.lower);
         let said = self.premise_tests.said_in(&frame.lower);
         // A bare term ("3fold", "en passant?") asks what it is: a ruling that defines it fits.
-        let bare_term = part.split_whitespace().count() <= 3;
+        let bare_term = part.split_whitespace().count() <= 3
+            || super::frame::embedded_definition(&part.to_lowercase()).is_some();
         let mut out: Vec<Candidate> = found
             .into_iter()
             .map(|(passage, (similarity, rank))| {
@@ -605,6 +606,11 @@ impl Arbiter {
 
     /// The answer to a question without a position.
     pub(super) fn rulebook_answer(&self, question: &str, frame: &Frame) -> Answer {
+        // "Sure would be nice to know what en passant is" asks what en passant is: the words
+        // around the term would only pull the search and the match elsewhere.
+        let defined =
+            super::frame::embedded_definition(&frame.lower).map(|t| format!("What is {t}?"));
+        let question = defined.as_deref().unwrap_or(question);
         let (whole_hits, meaningful) = self.whole_question_hits(question);
         let mut chosen = self.matched_parts(question, frame, &whole_hits, meaningful);
         // A flag fall with the armies described is decided by their mating chances; rulings
@@ -867,9 +873,15 @@ fn reads_like_contents(sentence: &str) -> bool {
 /// Whether a ruling's heading asks what something is ("What is threefold repetition?", "What
 /// does j'adoube mean?").
 fn defines(title: &str) -> bool {
-    ["What is ", "What are ", "What does "]
-        .iter()
-        .any(|w| title.starts_with(w))
+    [
+        "What is ",
+        "What are ",
+        "What does ",
+        "What exactly is ",
+        "What's ",
+    ]
+    .iter()
+    .any(|w| title.starts_with(w))
 }
 
 #[cfg(test)]
