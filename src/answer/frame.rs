@@ -459,6 +459,8 @@ const KIND_CUES: &[KindCue] = &[
             "what would",
             "what can",
             "what do",
+            "what must",
+            "what am i supposed to",
         ],
     },
     KindCue {
