@@ -135,6 +135,14 @@ pub fn piece_list(text: &str) -> Option<(Vec<PieceKind>, bool)> {
             whole = true;
             continue;
         }
+        if let Some(army) = material_shorthand(word) {
+            for k in army {
+                if !kinds.contains(&k) {
+                    kinds.push(k);
+                }
+            }
+            continue;
+        }
         match piece_word(word) {
             Some(k) => {
                 if !kinds.contains(&k) {
@@ -148,6 +156,24 @@ pub fn piece_list(text: &str) -> Option<(Vec<PieceKind>, bool)> {
         }
     }
     (!kinds.is_empty()).then_some((kinds, whole))
+}
+
+/// An army in the endgame shorthand players write ("k+n", "kbn", "k+r+p"): a king and at
+/// least one other piece letter, a `+` between them or not.
+fn material_shorthand(word: &str) -> Option<Vec<PieceKind>> {
+    let rest = word.strip_prefix('k')?;
+    let mut kinds = vec![PieceKind::King];
+    for c in rest.chars().filter(|&c| c != '+') {
+        kinds.push(match c {
+            'q' => PieceKind::Queen,
+            'r' => PieceKind::Rook,
+            'b' => PieceKind::Bishop,
+            'n' => PieceKind::Knight,
+            'p' => PieceKind::Pawn,
+            _ => return None,
+        });
+    }
+    (kinds.len() > 1).then_some(kinds)
 }
 
 fn explicit_colour() -> &'static Regex {
@@ -468,6 +494,31 @@ mod tests {
     /// [`occurrences`] finds every occurrence, which is what `match_indices` finds only when
     /// no anchor can overlap itself (no proper prefix of it is also its suffix); each anchor
     /// begins with an ASCII letter.
+    #[test]
+    fn armies_in_endgame_shorthand() {
+        use PieceKind::*;
+        assert_eq!(
+            piece_list("k+n, he has k+p"),
+            Some((vec![King, Knight], false))
+        );
+        assert_eq!(
+            piece_list("kbn vs k"),
+            Some((vec![King, Bishop, Knight], true))
+        );
+        assert_eq!(piece_list("krp left"), Some((vec![King, Rook, Pawn], true)));
+        assert_eq!(piece_list("k"), None);
+        assert_eq!(piece_list("kind of"), None);
+        let h = holdings(" my opponent's flag fell. i have k+n, he has k+p. ");
+        assert!(
+            h.contains(&(Actor::Asker, vec![King, Knight], false)),
+            "{h:?}"
+        );
+        assert!(
+            h.contains(&(Actor::Opponent, vec![King, Pawn], false)),
+            "{h:?}"
+        );
+    }
+
     #[test]
     fn holding_anchors_cannot_overlap_themselves() {
         for anchor in ASKER_HOLDS.iter().chain(OPPONENT_HOLDS) {

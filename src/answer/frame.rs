@@ -183,9 +183,17 @@ pub fn spell_out_pieces(text: &str) -> String {
             "R" => Some("rook"),
             "N" => Some("knight"),
             "B" if has_king => Some("bishop"),
+            "P" if has_king => Some("pawn"),
             _ => None,
         };
-        match (name, material_signature(word)) {
+        // A whole army in one word ("KBN", "KRP"), when other pieces are named in capitals
+        // too: "KN" alone could be anything.
+        let army = || {
+            (has_king && word.len() > 1)
+                .then(|| army_spelt(word))
+                .flatten()
+        };
+        match (name, material_signature(word).or_else(army)) {
             (Some(name), _) => out.push_str(name),
             (None, Some(spelt)) => out.push_str(&spelt),
             (None, None) => out.push_str(word),
@@ -208,24 +216,31 @@ pub fn spell_out_pieces(text: &str) -> String {
 /// both sides' men spelt out, "king and knight against king and queen".
 fn material_signature(word: &str) -> Option<String> {
     let (left, right) = word.split_once("vs").or_else(|| word.split_once('v'))?;
-    let side = |men: &str| -> Option<String> {
-        let rest = men.strip_prefix('K')?;
-        let names: Option<Vec<&str>> = rest
-            .chars()
-            .map(|c| match c {
-                'Q' => Some("queen"),
-                'R' => Some("rook"),
-                'B' => Some("bishop"),
-                'N' => Some("knight"),
-                'P' => Some("pawn"),
-                _ => None,
-            })
-            .collect();
-        let mut all = vec!["king"];
-        all.extend(names?);
-        Some(all.join(" and "))
-    };
-    Some(format!("{} against {}", side(left)?, side(right)?))
+    Some(format!(
+        "{} against {}",
+        army_spelt(left)?,
+        army_spelt(right)?
+    ))
+}
+
+/// One side's army in capitals, "K" then piece letters ("KBN", "KRP", "K"), in words: "king
+/// and bishop and knight".
+fn army_spelt(men: &str) -> Option<String> {
+    let rest = men.strip_prefix('K')?;
+    let names: Option<Vec<&str>> = rest
+        .chars()
+        .map(|c| match c {
+            'Q' => Some("queen"),
+            'R' => Some("rook"),
+            'B' => Some("bishop"),
+            'N' => Some("knight"),
+            'P' => Some("pawn"),
+            _ => None,
+        })
+        .collect();
+    let mut all = vec!["king"];
+    all.extend(names?);
+    Some(all.join(" and "))
 }
 
 fn has(q: &str, words: &[&str]) -> bool {
@@ -1302,6 +1317,16 @@ mod tests {
             "White has king and rook, black has king knight. Result?"
         );
         assert_eq!(spell_out_pieces("Player B lost"), "Player B lost");
+        assert_eq!(
+            spell_out_pieces("I have K+N and he has K+P, his flag fell"),
+            "I have king knight and he has king pawn, his flag fell"
+        );
+        assert_eq!(
+            spell_out_pieces("KBN vs K, does the K win on time?"),
+            "king and bishop and knight vs king, does the king win on time?"
+        );
+        // Without a king named apart, a capital P or an army word is left alone.
+        assert_eq!(spell_out_pieces("P1 vs P2, KN"), "P1 vs P2, KN");
         assert_eq!(
             spell_out_pieces("a draw if you have KNvKQ and the queen times out"),
             "a draw if you have king and knight against king and queen and the queen times out"
