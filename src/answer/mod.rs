@@ -721,6 +721,11 @@ impl Arbiter {
                 position::lower_first(&decision)
             );
         }
+        ruled.detail.extend(position::other_side::sentence(
+            &game,
+            &report,
+            ask.tested_move.as_deref(),
+        ));
         position::lead_with_the_end(&ask, &mut ruled);
         let answer = position::compose(&ask, &ruled);
         let citations = self.citations(&ruled.deciding, &answer, hits);

@@ -25,6 +25,7 @@ mod general;
 mod last_move;
 mod legality;
 mod notation;
+pub mod other_side;
 pub mod played;
 mod promotion;
 mod repetition;
