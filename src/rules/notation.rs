@@ -219,11 +219,45 @@ pub fn resolve_move(pos: &Chess, text: &str, mode: CastlingMode) -> Result<Move,
                     kind: RejectionKind::Ambiguous,
                 })
             }
-            // FIDE notation may leave out the "x" of a capture (C.9); accept it either way.
+            // FIDE notation may leave out the "x" of a capture (C.9); accept it either way,
+            // except that a pawn capture always names the file the pawn left (C.9.3): "b5" is
+            // a pawn push, never axb5.
+            Err(SanError::IllegalSan) if pawn_capture_without_its_file(&san) => {
+                Err(pawn_push_not_a_capture(pos, &san, mode))
+            }
             Err(SanError::IllegalSan) => move_with_capture_mark_flipped(pos, &san)
                 .ok_or_else(|| explain_illegal_san(pos, &san, mode)),
         },
     }
+}
+
+/// A pawn move written without a departure file and without a capture mark ("b5"): a push,
+/// which the capture-mark leniency must not turn into a capture.
+fn pawn_capture_without_its_file(san: &San) -> bool {
+    matches!(
+        *san,
+        San::Normal {
+            role: Role::Pawn,
+            file: None,
+            capture: false,
+            ..
+        }
+    )
+}
+
+/// Why a pawn push written like "b5" is refused, and, when a pawn capture onto that square is
+/// legal, how it is written (C.9.3).
+fn pawn_push_not_a_capture(pos: &Chess, san: &San, mode: CastlingMode) -> MoveRejection {
+    let mut rejection = explain_illegal_san(pos, san, mode);
+    if let Some(m) = move_with_capture_mark_flipped(pos, san) {
+        rejection.reason = format!(
+            "{}; a pawn capture onto that square is written with the file the pawn leaves: {} (C.9.3)",
+            rejection.reason.trim_end_matches('.'),
+            San::from_move(pos, m)
+        );
+        rejection.articles.push("C.9.3".into());
+    }
+    rejection
 }
 
 /// The legal move `san` denotes once its capture mark is flipped ("Nxf3" onto an empty
@@ -545,6 +579,29 @@ mod tests {
             letters_for_figurines("Nf3"),
             std::borrow::Cow::Borrowed(_)
         ));
+    }
+
+    #[test]
+    fn a_pawn_push_is_never_read_as_a_capture() {
+        use super::resolve_move;
+        use shakmaty::{CastlingMode, Chess, Position};
+        let mut pos = Chess::default();
+        for m in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O", "Nf6", "Re1"] {
+            let mv = resolve_move(&pos, m, CastlingMode::Standard).unwrap();
+            pos.play_unchecked(mv);
+        }
+        // b7-b5 is blocked by the bishop; a6xb5 is legal but written axb5 (or ab5).
+        let refused = resolve_move(&pos, "b5", CastlingMode::Standard).unwrap_err();
+        assert!(
+            refused.reason.contains("axb5 (C.9.3)"),
+            "{}",
+            refused.reason
+        );
+        assert!(resolve_move(&pos, "axb5", CastlingMode::Standard).is_ok());
+        assert!(resolve_move(&pos, "ab5", CastlingMode::Standard).is_ok());
+        // A piece capture without its "x" is still read (C.9).
+        assert!(resolve_move(&pos, "Nxe4", CastlingMode::Standard).is_ok());
+        assert!(resolve_move(&pos, "Ne4", CastlingMode::Standard).is_ok());
     }
 
     #[test]

@@ -32,7 +32,8 @@ The generators (each seeded from --seed):
   mate-clock  mate-in-one and stalemate-in-one positions at clocks 99 and 149
   promotion   pawns on the seventh rank with pieces to capture on the eighth
   chess960    Chess960 start positions (Shredder-FEN castling) and random games from them
-  notation    SAN that must name the departure file, rank or square (Nbd7, R1a3, B7c5, Qh4e1)
+  notation    SAN that must name the departure file, rank or square (Nbd7, R1a3, B7c5, Qh4e1),
+              and pawn captures written as pushes ("b5" for axb5), which SAN does not allow
 
 Usage: tests/differential/pychess_diff.py [--arbiter PATH] [--seed N] [--scale X]
 Exit status: 0 when every line matches, 1 on any mismatch, 2 when the run itself failed.
@@ -277,6 +278,27 @@ def add_move_check(case: Case, board: chess.Board, rng: random.Random) -> None:
         m = rng.choice(legal)
         case.request["move"] = board.san(m) if rng.random() < 0.5 else m.uci()
         case.move_check = {"legal": True, "uci": m.uci()}
+
+
+def add_pawn_push_probe(case: Case, board: chess.Board, rng: random.Random) -> bool:
+    """Asks about a pawn capture written as a push ("b5" for axb5): SAN names a pawn capture's
+    departure file (C.9.3), so python-chess refuses it unless a push to that square is legal.
+    Returns whether the position had such a capture to ask about."""
+    captures = [m for m in board.legal_moves
+                if board.piece_type_at(m.from_square) == chess.PAWN
+                and chess.square_file(m.from_square) != chess.square_file(m.to_square)
+                and not m.promotion]
+    if not captures:
+        return False
+    m = rng.choice(captures)
+    text = chess.square_name(m.to_square)
+    try:
+        meant = board.parse_san(text)
+    except ValueError:
+        meant = None
+    case.request["move"] = text
+    case.move_check = {"legal": meant is not None, "uci": meant.uci() if meant else None}
+    return True
 
 
 def weighted_move(board: chess.Board, rng: random.Random, bias: float = 0.7) -> chess.Move:
@@ -698,6 +720,19 @@ def gen_disambiguation(rng: random.Random, cases: list, n_positions: int) -> Non
             cases[-1].request["move"] = chess.Board(fen).san(probe)
             cases[-1].move_check = {"legal": True, "uci": probe.uci()}
         made += 1
+    # Pawn captures written as pushes, in positions of played-out games.
+    probes = 0
+    while probes < n_positions:
+        g = GameBuilder("notation", rng)
+        for _ in range(rng.randint(2, 40)):
+            if not any(g.board.legal_moves):
+                break
+            g.push(weighted_move(g.board, rng, bias=0.9))
+        g.emit(cases, with_move_check=0.0)
+        if add_pawn_push_probe(cases[-1], g.board, rng):
+            probes += 1
+        else:
+            cases.pop()
 
 
 def gen_chess960(rng: random.Random, cases: list, n_games: int) -> None:
