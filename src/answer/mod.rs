@@ -454,17 +454,34 @@ impl Arbiter {
         } else if let Some(answer) = self.ask_with_position_in_text(question) {
             Ok(answer)
         } else {
-            let spelt = frame::spell_out_pieces(question);
-            let frame = Frame::read(&spelt);
-            if not_the_rules::about_play_not_rules(&frame) {
-                return Ok(self.not_the_rules_answer(&frame));
-            }
-            let computed = unseen_board::points_at_unseen_board(&frame)
-                .then(|| self.unseen_board_answer(&frame))
-                .flatten()
-                .or_else(|| self.time_control_answer(&frame));
-            Ok(computed.unwrap_or_else(|| self.rulebook_answer(&spelt, &frame)))
+            Ok(self.prose_answer(question))
         }
+    }
+
+    /// The answer to a question read as prose: no position, or none that could be used.
+    fn prose_answer(&self, question: &str) -> Answer {
+        let spelt = frame::spell_out_pieces(question);
+        let frame = Frame::read(&spelt);
+        if not_the_rules::about_play_not_rules(&frame) {
+            return self.not_the_rules_answer(&frame);
+        }
+        let computed = unseen_board::points_at_unseen_board(&frame)
+            .then(|| self.unseen_board_answer(&frame))
+            .flatten()
+            .or_else(|| self.time_control_answer(&frame));
+        computed.unwrap_or_else(|| self.rulebook_answer(&spelt, &frame))
+    }
+
+    /// A question whose game cannot be played through (a move that no piece can make, in the
+    /// middle of the list): answered as prose, after a sentence that says which move stopped
+    /// the replay, so that the asker knows the answer is not about that game.
+    fn answer_without_the_game(&self, question: &str, e: &RulesError) -> Answer {
+        let mut answer = self.prose_answer(question);
+        answer.answer = format!(
+            "The moves in your question could not be played through, so this answer does not use them: {e}.\n\n{}",
+            answer.answer
+        );
+        answer
     }
 
     /// The answer about a position the question writes out itself (a FEN, a game's moves), if
@@ -484,6 +501,9 @@ impl Arbiter {
             Ok(answer) => answer,
             Err(AnswerError::Rules(e)) if found.moves.is_empty() => {
                 self.unreadable_position_answer(question, &e)?
+            }
+            Err(AnswerError::Rules(e @ RulesError::IllegalMove { .. })) if found.fen.is_none() => {
+                return Some(self.answer_without_the_game(question, &e));
             }
             Err(_) => return None,
         };
