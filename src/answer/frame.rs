@@ -331,8 +331,16 @@ pub fn embedded_definition(lower: &str) -> Option<String> {
         )
         .expect("valid regex")
     });
+    // Most questions have neither a "what" nor a lead-in: no regex for them.
+    const LEADS: [&str; 5] = ["know", "wonder", "tell me", "explain", "curious"];
+    if !lower.contains("what") {
+        return None;
+    }
     let plain = without_intensifiers(lower);
     let intensified = matches!(plain, std::borrow::Cow::Owned(_));
+    if !intensified && !LEADS.iter().any(|l| lower.contains(l)) {
+        return None;
+    }
     let caps = DEFINE.captures(plain.trim())?;
     // Led by "know", "tell me"…, not by the start of the text or of a sentence.
     let embedded = caps
