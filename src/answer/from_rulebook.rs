@@ -195,6 +195,12 @@ const ASK_FOR_THE_POSITION: &str = " Whether it holds in your game depends on th
 /// What an answer that cannot help suggests asking instead.
 pub(super) const ASK_ABOUT_A_RULE: &str = "Ask about a rule (castling, en passant, the clock, draws, touch-move…), describe what happened at the board, or give a position as FEN or PGN.";
 
+/// How sure a match to a ruling on another rule must be for it to answer before the verdict on
+/// the flag and the material ("…he kept moving without pressing the clock properly and his
+/// flag fell; the arbiter said draw because I couldn't mate him. Correct?" had led with a
+/// clock-press ruling matched at 0.46).
+const VERDICT_YIELDS_TO: f32 = 0.6;
+
 /// The articles of the flag rule: what a ruling decided by them would say is already said by
 /// the verdict on the material.
 const FLAG_RULE: &[&str] = &["6.9", "A.5.3", "6.8"];
@@ -632,9 +638,10 @@ impl Arbiter {
                     .is_some_and(|a| DEAD_POSITION_RULE.contains(&a))
         };
         let is_ruling = |m: &PartMatch| self.book.passages[m.passage].ruling.is_some();
+        let sure = |m: &PartMatch| m.confidence >= VERDICT_YIELDS_TO;
         let verdict_leads = chosen
             .first()
-            .is_none_or(|m| about_mating_chances(m) || !is_ruling(m));
+            .is_none_or(|m| about_mating_chances(m) || !is_ruling(m) || !sure(m));
         if by_material.is_some() {
             // Beside the verdict, a law passage the search guessed at is noise.
             chosen.retain(|m| !about_mating_chances(m) && is_ruling(m));
