@@ -270,6 +270,17 @@ struct Candidate {
     fit: f32,
 }
 
+/// What a question (or one part of it) says, as the fit of each ruling reads it.
+struct AskedFor<'a> {
+    /// Nothing about time, a clock or a flag.
+    time_unasked: bool,
+    said: crate::rulebook::PhrasesSaid,
+    bare_term: bool,
+    settings: &'a [Setting],
+    /// Each of the best search hits' deciding article, its passage and relative score.
+    votes: &'a [(&'a str, usize, f32)],
+}
+
 impl Arbiter {
     /// Every passage in the running for one part of a question, with its fit: rulings by the
     /// words they share with the question and by the search ranking, law passages by the
@@ -309,39 +320,21 @@ impl Arbiter {
         if let Some(passage) = self.matcher.phrased_exactly(part) {
             found.entry(passage).or_default().1 = 1.0;
         }
-        let time_unasked = !mentions_time(&frame.lower);
-        let said = self.premise_tests.said_in(&frame.lower);
-        // A bare term ("3fold", "en passant?") asks what it is: a ruling that defines it fits.
-        let bare_term = part.split_whitespace().count() <= 3
-            || super::frame::embedded_definition(&part.to_lowercase()).is_some();
+        let asked = AskedFor {
+            time_unasked: !mentions_time(&frame.lower),
+            said: self.premise_tests.said_in(&frame.lower),
+            // A bare term ("3fold", "en passant?") asks what it is: a ruling that defines it fits.
+            bare_term: part.split_whitespace().count() <= 3
+                || super::frame::embedded_definition(&part.to_lowercase()).is_some(),
+            settings: &frame.settings,
+            votes: &votes,
+        };
         let mut out: Vec<Candidate> = found
             .into_iter()
             .map(|(passage, (similarity, rank))| {
                 let p = &self.book.passages[passage];
                 let fit = match &p.ruling {
-                    Some(meta) => {
-                        let deciding = p.deciding_article();
-                        let agreement =
-                            deciding.map_or(0.0, |a| agreement_with(a, passage, &votes));
-                        let blend = t.similarity * similarity
-                            + (1.0 - t.similarity) * rank
-                            + t.article_vote * agreement;
-                        let off_flag =
-                            time_unasked && deciding.is_some_and(|a| FLAG_TEST.contains(&a));
-                        blend.max(t.similarity_alone * similarity)
-                            * t.setting_fit(meta, &frame.settings)
-                            * if off_flag { t.flag_unasked } else { 1.0 }
-                            * if self.premise_tests.met(passage, &said) {
-                                1.0
-                            } else {
-                                t.premise_missing
-                            }
-                            * if bare_term && defines(&p.title) {
-                                t.bare_term_definition
-                            } else {
-                                1.0
-                            }
-                    }
+                    Some(meta) => self.ruling_fit(passage, meta, similarity, rank, &asked),
                     None if p.kind == PageKind::Law && p.article.is_some() => t.law * rank,
                     None => t.guide * rank,
                 };
@@ -355,6 +348,35 @@ impl Arbiter {
             .collect();
         out.sort_by(|a, b| b.fit.total_cmp(&a.fit).then(a.passage.cmp(&b.passage)));
         out
+    }
+
+    /// A ruling's fit: its words and meaning (`similarity`) blended with the search's ranking
+    /// (`rank`) and the other hits' vote for its deciding article, then scaled by how its
+    /// settings, premises and kind of question meet what was asked.
+    fn ruling_fit(
+        &self,
+        passage: usize,
+        meta: &RulingMeta,
+        similarity: f32,
+        rank: f32,
+        asked: &AskedFor,
+    ) -> f32 {
+        let t = &self.match_tuning;
+        let p = &self.book.passages[passage];
+        let deciding = p.deciding_article();
+        let agreement = deciding.map_or(0.0, |a| agreement_with(a, passage, asked.votes));
+        let blend =
+            t.similarity * similarity + (1.0 - t.similarity) * rank + t.article_vote * agreement;
+        let off_flag = asked.time_unasked && deciding.is_some_and(|a| FLAG_TEST.contains(&a));
+        let factor = |holds: bool, weight: f32| if holds { weight } else { 1.0 };
+        blend.max(t.similarity_alone * similarity)
+            * t.setting_fit(meta, asked.settings)
+            * factor(off_flag, t.flag_unasked)
+            * factor(
+                !self.premise_tests.met(passage, &asked.said),
+                t.premise_missing,
+            )
+            * factor(asked.bare_term && defines(&p.title), t.bare_term_definition)
     }
 
     /// The best passage for one part of a question, if the match can be trusted.

@@ -631,33 +631,6 @@ impl Arbiter {
         out
     }
 
-    /// The game before its last move, when the move asked about is one of the side that has
-    /// just moved (rejected now as not its turn) to the square the last move went to: another
-    /// way the last move could have been made.
-    fn alternative_to_last_move(
-        &self,
-        game: &Game,
-        report: &Report,
-        tested: Option<&str>,
-    ) -> Option<Game> {
-        let last = game.plies.last()?;
-        let destination = tested?
-            .as_bytes()
-            .windows(2)
-            .rev()
-            .find(|w| (b'a'..=b'h').contains(&w[0]) && (b'1'..=b'8').contains(&w[1]))?;
-        if last.uci.get(2..4)?.as_bytes() != destination {
-            return None;
-        }
-        let not_its_turn = report
-            .move_check
-            .as_ref()?
-            .rejection
-            .as_ref()
-            .is_some_and(|r| r.kind == crate::rules::legality::RejectionKind::NotYourTurn);
-        not_its_turn.then(|| game.before_last()).flatten()
-    }
-
     /// A question with a position: the moves it says were played brought into the game, the
     /// checker's report, the first position ruling that applies, composed decision first.
     fn position_answer(
@@ -673,42 +646,13 @@ impl Arbiter {
             Some(_) => position::played::Played::default(),
             None => position::played::apply(question, &mut game),
         };
-        // A move described in words ("can I take his queen with my king?", "can the king go
-        // to c4?") is tested as the move it is on this board.
-        let described = match frame.intent.topic {
-            _ if frame.intent.mv.is_some() => None,
-            Topic::General | Topic::MoveLegality | Topic::Check => {
-                position::described::move_in_words(&frame.lower, game.current())
-            }
-            // "If I promote the pawn to a bishop, is it mate?": that promotion is tested.
-            Topic::Checkmate | Topic::Stalemate => {
-                position::described::promotion_in_words(&frame.lower, game.current())
-            }
-            _ => None,
-        };
-        let tested_move = disputed
-            .clone()
-            .or_else(|| frame.intent.mv.clone().filter(|m| !played.includes(m)))
-            .or(described.clone());
-        let topic = match frame.intent.topic {
-            t @ (Topic::Checkmate | Topic::Stalemate) => t,
-            _ if described.is_some() && disputed.is_none() => Topic::MoveLegality,
-            Topic::MoveLegality if tested_move.is_none() => Topic::General,
-            Topic::General
-                if tested_move.is_none()
-                    && position::described::asks_for_en_passant(&frame.lower, game.current()) =>
-            {
-                Topic::EnPassant
-            }
-            t => t,
-        };
+        let (tested_move, topic) = tested_move_and_topic(frame, &game, &played, &disputed);
         let mut report = self.position_report(&game, tested_move.as_deref(), topic);
         // A move of the side that has just moved ("5. Ne2 … movegen still generates c3e2") is
         // an alternative to the last move: judged where that move was chosen.
         let mut instead_of = None;
         if disputed.is_none()
-            && let Some(earlier) =
-                self.alternative_to_last_move(&game, &report, tested_move.as_deref())
+            && let Some(earlier) = alternative_to_last_move(&game, &report, tested_move.as_deref())
         {
             instead_of = game.plies.last().map(|p| format!("{}{}", p.number, p.san));
             game = earlier;
@@ -750,22 +694,105 @@ impl Arbiter {
         let answer = position::compose(&ask, &ruled);
         let citations = self.citations(&ruled.deciding, &answer, hits);
         let disputed = ask.disputed.clone();
-        let mut marks = ruled.marks;
-        marks.sort();
-        marks.dedup();
-        Answer {
+        position_answer_of(
             answer,
             citations,
-            claims: ruled.claims,
-            position: Some(report),
-            topic: ruling.topic().into(),
-            basis: Basis::Position,
-            marks,
-            confidence: 1.0,
-            played: played.added,
+            ruled,
+            report,
+            ruling.topic(),
+            played,
             disputed,
-            fen_from_question: None,
-            moves_from_question: Vec::new(),
-        }
+        )
     }
+}
+
+/// The move a position question tests and its topic: the move in dispute, else the move the
+/// question names (unless it says that move was played), else a move described in words ("can
+/// I take his queen with my king?", "if I promote the pawn to a bishop, is it mate?"); a
+/// described move makes the question one of legality, and a question naming no move may still
+/// ask for en passant.
+fn tested_move_and_topic(
+    frame: &Frame,
+    game: &Game,
+    played: &position::played::Played,
+    disputed: &Option<String>,
+) -> (Option<String>, Topic) {
+    let described = match frame.intent.topic {
+        _ if frame.intent.mv.is_some() => None,
+        Topic::General | Topic::MoveLegality | Topic::Check => {
+            position::described::move_in_words(&frame.lower, game.current())
+        }
+        Topic::Checkmate | Topic::Stalemate => {
+            position::described::promotion_in_words(&frame.lower, game.current())
+        }
+        _ => None,
+    };
+    let tested_move = disputed
+        .clone()
+        .or_else(|| frame.intent.mv.clone().filter(|m| !played.includes(m)))
+        .or(described.clone());
+    let topic = match frame.intent.topic {
+        t @ (Topic::Checkmate | Topic::Stalemate) => t,
+        _ if described.is_some() && disputed.is_none() => Topic::MoveLegality,
+        Topic::MoveLegality if tested_move.is_none() => Topic::General,
+        Topic::General
+            if tested_move.is_none()
+                && position::described::asks_for_en_passant(&frame.lower, game.current()) =>
+        {
+            Topic::EnPassant
+        }
+        t => t,
+    };
+    (tested_move, topic)
+}
+
+/// The answer a position ruling composed, with its report and what it rests on.
+fn position_answer_of(
+    answer: String,
+    citations: Vec<Citation>,
+    ruled: position::Ruled,
+    report: Report,
+    topic: &str,
+    played: position::played::Played,
+    disputed: Option<String>,
+) -> Answer {
+    let mut marks = ruled.marks;
+    marks.sort();
+    marks.dedup();
+    Answer {
+        answer,
+        citations,
+        claims: ruled.claims,
+        position: Some(report),
+        topic: topic.into(),
+        basis: Basis::Position,
+        marks,
+        confidence: 1.0,
+        played: played.added,
+        disputed,
+        fen_from_question: None,
+        moves_from_question: Vec::new(),
+    }
+}
+
+/// The game before its last move, when the move asked about is one of the side that has
+/// just moved (rejected now as not its turn) to the square the last move went to: another
+/// way the last move could have been made.
+fn alternative_to_last_move(game: &Game, report: &Report, tested: Option<&str>) -> Option<Game> {
+    let last = game.plies.last()?;
+    let destination = tested?
+        .as_bytes()
+        .windows(2)
+        .rev()
+        .find(|w| (b'a'..=b'h').contains(&w[0]) && (b'1'..=b'8').contains(&w[1]))?;
+    if last.uci.get(2..4)?.as_bytes() != destination {
+        return None;
+    }
+    let not_its_turn = report
+        .move_check
+        .as_ref()?
+        .rejection
+        .as_ref()
+        .is_some_and(|r| r.kind == crate::rules::legality::RejectionKind::NotYourTurn);
+    not_its_turn.then(|| game.before_last()).flatten()
 }
