@@ -161,19 +161,29 @@ pub fn piece_list(text: &str) -> Option<(Vec<PieceKind>, bool)> {
 /// An army in the endgame shorthand players write ("k+n", "kbn", "k+r+p"): a king and at
 /// least one other piece letter, a `+` between them or not.
 fn material_shorthand(word: &str) -> Option<Vec<PieceKind>> {
-    let rest = word.strip_prefix('k')?;
-    let mut kinds = vec![PieceKind::King];
-    for c in rest.chars().filter(|&c| c != '+') {
-        kinds.push(match c {
-            'q' => PieceKind::Queen,
-            'r' => PieceKind::Rook,
-            'b' => PieceKind::Bishop,
-            'n' => PieceKind::Knight,
-            'p' => PieceKind::Pawn,
-            _ => return None,
-        });
+    piece_letters(word).filter(|kinds| kinds.len() > 1)
+}
+
+/// An army in piece letters, king first ("kn", "k+r", "kbn", "k"), lower case.
+pub fn piece_letters(word: &str) -> Option<Vec<PieceKind>> {
+    let letters: Vec<char> = word.chars().filter(|&c| c != '+').collect();
+    if letters.first() != Some(&'k') || letters.len() > 6 {
+        return None;
     }
-    (kinds.len() > 1).then_some(kinds)
+    letters
+        .iter()
+        .map(|c| {
+            Some(match c {
+                'k' => PieceKind::King,
+                'q' => PieceKind::Queen,
+                'r' => PieceKind::Rook,
+                'b' => PieceKind::Bishop,
+                'n' => PieceKind::Knight,
+                'p' => PieceKind::Pawn,
+                _ => return None,
+            })
+        })
+        .collect()
 }
 
 fn explicit_colour() -> &'static Regex {

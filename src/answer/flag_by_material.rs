@@ -13,7 +13,8 @@ use crate::rules::material::{Army, MateChance, mate_chance};
 use crate::text::capitalise_first;
 
 use super::actors::{
-    ASKER_HOLDS, Actor, FLAG_VERBS, OPPONENT_HOLDS, PieceKind, named_asker, piece_word, subject,
+    ASKER_HOLDS, Actor, FLAG_VERBS, OPPONENT_HOLDS, PieceKind, named_asker, piece_letters,
+    piece_word, subject,
 };
 use super::claims::Side;
 use super::frame::Frame;
@@ -781,28 +782,6 @@ fn glued_matchups_split(lower: &str) -> std::borrow::Cow<'_, str> {
         Regex::new(r"\bk([qrbnp]{0,4})vs?(k[qrbnp]{0,4})\b").expect("matchup pattern")
     });
     GLUED.replace_all(lower, "k$1 v $2")
-}
-
-/// An army in piece letters, king first ("kn", "k+r", "kbn", "k"), lower case.
-fn piece_letters(word: &str) -> Option<Vec<PieceKind>> {
-    let letters: Vec<char> = word.chars().filter(|&c| c != '+').collect();
-    if letters.first() != Some(&'k') || letters.len() > 6 {
-        return None;
-    }
-    letters
-        .iter()
-        .map(|c| {
-            Some(match c {
-                'k' => PieceKind::King,
-                'q' => PieceKind::Queen,
-                'r' => PieceKind::Rook,
-                'b' => PieceKind::Bishop,
-                'n' => PieceKind::Knight,
-                'p' => PieceKind::Pawn,
-                _ => return None,
-            })
-        })
-        .collect()
 }
 
 fn add(army: &mut Army, kind: PieceKind, n: u8, king: &mut bool) {
