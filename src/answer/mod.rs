@@ -788,11 +788,8 @@ fn alternative_to_last_move(game: &Game, report: &Report, tested: Option<&str>) 
     if last.uci.get(2..4)?.as_bytes() != destination {
         return None;
     }
-    let not_its_turn = report
-        .move_check
-        .as_ref()?
-        .rejection
-        .as_ref()
-        .is_some_and(|r| r.kind == crate::rules::legality::RejectionKind::NotYourTurn);
-    not_its_turn.then(|| game.before_last()).flatten()
+    report
+        .move_refused_as_out_of_turn()
+        .then(|| game.before_last())
+        .flatten()
 }

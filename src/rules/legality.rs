@@ -223,16 +223,23 @@ fn explain_castling(pos: &Chess, side: CastlingSide) -> MoveRejection {
     }
 }
 
+/// The same position with `color` to move and no en passant capture open (a double step is
+/// the other side's last move only in the position as given); `None` when that is no legal
+/// position (the side not to move would be in check).
+pub fn with_side_to_move(pos: &Chess, color: Color, mode: CastlingMode) -> Option<Chess> {
+    let mut setup = pos.to_setup(EnPassantMode::Legal);
+    setup.turn = color;
+    setup.ep_square = None;
+    setup.position(mode).ok()
+}
+
 /// If the move fits the side *not* to move, say so.
 fn not_your_turn(
     pos: &Chess,
     fits: impl Fn(&Chess) -> bool,
     mode: CastlingMode,
 ) -> Option<MoveRejection> {
-    let mut setup = pos.to_setup(EnPassantMode::Legal);
-    setup.swap_turn();
-    setup.ep_square = None;
-    let swapped: Chess = setup.position(mode).ok()?;
+    let swapped = with_side_to_move(pos, pos.turn().other(), mode)?;
     fits(&swapped).then(|| {
         MoveRejection::new(
             RejectionKind::NotYourTurn,

@@ -173,6 +173,16 @@ pub struct MoveCheck {
     pub rejection: Option<MoveRejection>,
 }
 
+impl Report {
+    /// Whether the move asked about was refused only because it is the other side's turn.
+    pub fn move_refused_as_out_of_turn(&self) -> bool {
+        self.move_check
+            .as_ref()
+            .and_then(|mc| mc.rejection.as_ref())
+            .is_some_and(|r| r.kind == super::legality::RejectionKind::NotYourTurn)
+    }
+}
+
 fn result_for_winner(winner: Color) -> String {
     match winner {
         Color::White => "1-0".into(),

@@ -1,7 +1,7 @@
 //! Castling: the right to castle (lost for good, 3.8.2.1) and castling now (prevented for the
 //! moment, 3.8.2.2), for the side the question asks about — which need not be the side to move.
 
-use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Position};
+use shakmaty::CastlingMode;
 
 use super::{PositionAsk, PositionRuling, Ruled, lower_first, side_name};
 use crate::answer::actors::subject;
@@ -11,6 +11,7 @@ use crate::answer::polarity::{
     asks_whether_someone_is_right, bare_yes_or_no, without_bare_yes_or_no,
 };
 use crate::rules::castling::{CastlingStatus, castling_status as status_in};
+use crate::rules::legality::with_side_to_move;
 
 pub struct Castling;
 
@@ -196,11 +197,7 @@ fn not_to_move(ask: &PositionAsk, side: Side, wing: Wing, ruled: &mut Ruled) -> 
 
 /// Castling for `side` in the same position with that side to move.
 fn on_turn_of(ask: &PositionAsk, side: Side, wing: Wing) -> Option<CastlingStatus> {
-    let pos = ask.game.current();
-    let mut setup = pos.to_setup(EnPassantMode::Legal);
-    setup.turn = side.color();
-    setup.ep_square = None;
-    let flipped = Chess::from_setup(setup, ask.game.mode).ok()?;
+    let flipped = with_side_to_move(ask.game.current(), side.color(), ask.game.mode)?;
     let cs = wing.castling_side();
     Some(status_in(
         &flipped,

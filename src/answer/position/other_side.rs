@@ -3,9 +3,10 @@
 //! is often a slip. The verdict stays the checker's on the position as given; this says, as a
 //! further sentence, what the move would be with the other side to move.
 
-use shakmaty::{EnPassantMode, Position, fen::Fen};
+use shakmaty::Position;
 
-use crate::rules::legality::RejectionKind;
+use crate::rules::legality::with_side_to_move;
+use crate::rules::notation::{resolve_move, san_plus};
 use crate::rules::{Game, Report};
 
 /// The sentence on the move with the other side to move, when the position was given without
@@ -13,29 +14,17 @@ use crate::rules::{Game, Report};
 /// side's turn, and with the turn swapped it is legal.
 pub fn sentence(game: &Game, report: &Report, tested: Option<&str>) -> Option<String> {
     let tested = tested?;
-    let refused_for_turn = report
-        .move_check
-        .as_ref()?
-        .rejection
-        .as_ref()
-        .is_some_and(|r| r.kind == RejectionKind::NotYourTurn);
-    if !refused_for_turn || !game.plies.is_empty() {
+    if !report.move_refused_as_out_of_turn() || !game.plies.is_empty() {
         return None;
     }
-    let mut setup = game.start.to_setup(EnPassantMode::Legal);
-    setup.swap_turn();
-    setup.ep_square = None;
-    let fen = Fen::try_from_setup(setup).ok()?.to_string();
-    let mut swapped =
-        Game::new_in(Some(&fen), game.mode == shakmaty::CastlingMode::Chess960).ok()?;
-    let ply = swapped.push_text(tested).ok()?;
-    let san = ply.san.clone();
-    let side = if game.current().turn().is_white() {
-        "Black"
-    } else {
-        "White"
-    };
-    let after = swapped.current();
+    let pos = game.current();
+    let other = pos.turn().other();
+    let swapped = with_side_to_move(pos, other, game.mode)?;
+    let m = resolve_move(&swapped, tested, game.mode).ok()?;
+    let san = san_plus(&swapped, m);
+    let mut after = swapped;
+    after.play_unchecked(m);
+    let side = if other.is_white() { "White" } else { "Black" };
     let what = if after.is_checkmate() {
         "legal and checkmate"
     } else if after.is_stalemate() {
