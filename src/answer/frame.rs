@@ -70,6 +70,9 @@ pub struct Frame {
     pub acts: Vec<Act>,
     /// Topic, side, wing and move, for position answers.
     pub intent: Intent,
+    /// The term asked to be defined inside a sentence or around a swear word
+    /// ([`embedded_definition`]): the question is then matched as "What is <term>?".
+    pub defined: Option<String>,
     /// The question as word cues are matched against it ([`lowered`]).
     pub lower: String,
 }
@@ -84,8 +87,13 @@ impl Frame {
     /// Reads a question.
     pub fn read(question: &str) -> Frame {
         let lower = lowered(question);
+        let defined = embedded_definition(&lower);
         Frame {
-            kind: kind_of(&lower),
+            kind: match defined {
+                Some(_) => QuestionKind::Definition,
+                None => kind_of(&lower),
+            },
+            defined,
             parts: sub_questions(question),
             actors: actors_in(&lower),
             settings: settings_in(&lower),
@@ -250,9 +258,6 @@ fn has(q: &str, words: &[&str]) -> bool {
 /// The kind of the (first) question sentence.
 fn kind_of(q: &str) -> QuestionKind {
     let q = &without_intensifiers(q);
-    if embedded_definition(q).is_some() {
-        return QuestionKind::Definition;
-    }
     let asked = q
         .split_inclusive('?')
         .find(|s| s.contains('?'))
@@ -1138,9 +1143,7 @@ mod tests {
             None
         );
         assert_eq!(
-            kind_of(&lowered(
-                "Sure would be nice to know what in the fuck en passant is"
-            )),
+            Frame::read("Sure would be nice to know what in the fuck en passant is").kind,
             QuestionKind::Definition
         );
         assert_eq!(

@@ -636,8 +636,7 @@ impl Arbiter {
     pub(super) fn rulebook_answer(&self, question: &str, frame: &Frame) -> Answer {
         // "Sure would be nice to know what en passant is" asks what en passant is: the words
         // around the term would only pull the search and the match elsewhere.
-        let defined =
-            super::frame::embedded_definition(&frame.lower).map(|t| format!("What is {t}?"));
+        let defined = frame.defined.as_ref().map(|t| format!("What is {t}?"));
         let question = defined.as_deref().unwrap_or(question);
         let (whole_hits, meaningful) = self.whole_question_hits(question);
         let mut chosen = self.matched_parts(question, frame, &whole_hits, meaningful);
