@@ -444,6 +444,28 @@ impl Arbiter {
         if chars > MAX_QUESTION_CHARS {
             return Err(AnswerError::QuestionTooLong(chars));
         }
+        // A question in another language is answered on the English of its chess terms, and
+        // says so at the end.
+        let foreign = self
+            .index
+            .vocabulary()
+            .languages
+            .in_english(question)
+            .filter(|f| !f.text.is_empty());
+        let question = foreign.as_ref().map_or(question, |f| f.text.as_str());
+        let mut answer = self.answer_in_english(req, question)?;
+        if let Some(f) = &foreign {
+            answer.answer.push_str(&format!(
+                "\n\n(Your question is in {}: I read it through its chess terms ({}) and answer in English.)",
+                f.language.name(),
+                f.terms(12).join(", ")
+            ));
+        }
+        Ok(answer)
+    }
+
+    /// The answer to a question in English (or read in English), with its position if any.
+    fn answer_in_english(&self, req: &AskRequest, question: &str) -> Result<Answer, AnswerError> {
         if req.has_position() {
             let frame = Frame::read(question);
             let hits = self

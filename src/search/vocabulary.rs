@@ -6,6 +6,8 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
+use super::languages::Glossary;
+
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Vocabulary {
@@ -20,29 +22,45 @@ pub struct Vocabulary {
     /// players, adjourned games) → the law pages that hold those rules.
     #[serde(default)]
     pub settings: BTreeMap<String, Vec<String>>,
+    /// The chess terms of other languages (languages.toml beside this file).
+    #[serde(skip)]
+    pub languages: Glossary,
 }
 
 pub const EMBEDDED: &str = include_str!("../../rulebook/vocabulary.toml");
 
 impl Vocabulary {
     pub fn parse(text: &str) -> Result<Vocabulary, String> {
-        toml::from_str(text).map_err(|e| format!("vocabulary.toml: {e}"))
+        let mut vocabulary: Vocabulary =
+            toml::from_str(text).map_err(|e| format!("vocabulary.toml: {e}"))?;
+        vocabulary.languages = Glossary::embedded();
+        Ok(vocabulary)
     }
 
     pub fn embedded() -> Vocabulary {
         Vocabulary::parse(EMBEDDED).expect("the embedded vocabulary parses (tested)")
     }
 
-    /// The vocabulary of a rulebook on disk: `DIR/vocabulary.toml`, or the embedded one when
-    /// the directory has none.
+    /// The vocabulary of a rulebook on disk: `DIR/vocabulary.toml` and `DIR/languages.toml`,
+    /// each the embedded one when the directory has none.
     pub fn beside(dir: &std::path::Path) -> Result<Vocabulary, String> {
-        let path = dir.join("vocabulary.toml");
-        if !path.exists() {
-            return Ok(Vocabulary::embedded());
+        let read = |name: &str| -> Result<Option<String>, String> {
+            let path = dir.join(name);
+            if !path.exists() {
+                return Ok(None);
+            }
+            std::fs::read_to_string(&path)
+                .map(Some)
+                .map_err(|e| format!("reading {}: {e}", path.display()))
+        };
+        let mut vocabulary = match read("vocabulary.toml")? {
+            Some(text) => Vocabulary::parse(&text)?,
+            None => Vocabulary::embedded(),
+        };
+        if let Some(text) = read("languages.toml")? {
+            vocabulary.languages = Glossary::parse(&text)?;
         }
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("reading {}: {e}", path.display()))?;
-        Vocabulary::parse(&text)
+        Ok(vocabulary)
     }
 
     /// Lower-cases, corrects known misspellings and appends the expansions of every phrase

@@ -1,0 +1,463 @@
+//! Questions written in another language (rulebook/languages.toml): the chess terms of a
+//! German, French, Dutch, Spanish, Italian or Portuguese question, read in their English
+//! words, and its moves written with English piece letters. The rulebook and its rulings are
+//! English; a question in another language would otherwise match only the passages that list
+//! foreign piece names (C.3, D.2.1). Data, not code, so that maintainers can add terms.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// The languages the glossary reads, by their section in languages.toml.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Language {
+    German,
+    French,
+    Dutch,
+    Spanish,
+    Italian,
+    Portuguese,
+}
+
+impl Language {
+    const ALL: [Language; 6] = [
+        Language::German,
+        Language::French,
+        Language::Dutch,
+        Language::Spanish,
+        Language::Italian,
+        Language::Portuguese,
+    ];
+
+    /// The section of languages.toml that holds this language's terms.
+    pub fn code(self) -> &'static str {
+        match self {
+            Language::German => "de",
+            Language::French => "fr",
+            Language::Dutch => "nl",
+            Language::Spanish => "es",
+            Language::Italian => "it",
+            Language::Portuguese => "pt",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::German => "German",
+            Language::French => "French",
+            Language::Dutch => "Dutch",
+            Language::Spanish => "Spanish",
+            Language::Italian => "Italian",
+            Language::Portuguese => "Portuguese",
+        }
+    }
+
+    fn lang(self) -> whatlang::Lang {
+        match self {
+            Language::German => whatlang::Lang::Deu,
+            Language::French => whatlang::Lang::Fra,
+            Language::Dutch => whatlang::Lang::Nld,
+            Language::Spanish => whatlang::Lang::Spa,
+            Language::Italian => whatlang::Lang::Ita,
+            Language::Portuguese => whatlang::Lang::Por,
+        }
+    }
+
+    fn of(lang: whatlang::Lang) -> Option<Language> {
+        Some(match lang {
+            whatlang::Lang::Deu => Language::German,
+            whatlang::Lang::Fra => Language::French,
+            whatlang::Lang::Nld => Language::Dutch,
+            whatlang::Lang::Spa => Language::Spanish,
+            whatlang::Lang::Ita => Language::Italian,
+            whatlang::Lang::Por => Language::Portuguese,
+            _ => return None,
+        })
+    }
+
+    /// The English letter of a piece letter in this language's notation (Appendix C.3), if
+    /// it is one: German "S" is a knight (N), French "F" a bishop (B).
+    fn english_piece(self, letter: char) -> Option<char> {
+        let table: &[(char, char)] = match self {
+            Language::German => &[('K', 'K'), ('D', 'Q'), ('T', 'R'), ('L', 'B'), ('S', 'N')],
+            Language::Dutch => &[('K', 'K'), ('D', 'Q'), ('T', 'R'), ('L', 'B'), ('P', 'N')],
+            Language::French => &[('R', 'K'), ('D', 'Q'), ('T', 'R'), ('F', 'B'), ('C', 'N')],
+            Language::Spanish | Language::Italian => {
+                &[('R', 'K'), ('D', 'Q'), ('T', 'R'), ('A', 'B'), ('C', 'N')]
+            }
+            Language::Portuguese => &[('R', 'K'), ('D', 'Q'), ('T', 'R'), ('B', 'B'), ('C', 'N')],
+        };
+        table.iter().find(|(l, _)| *l == letter).map(|(_, e)| *e)
+    }
+}
+
+/// One word of a glossary key: a whole word, or a stem (`reklamier*`) that begins words.
+#[derive(Debug, Clone, PartialEq)]
+enum KeyWord {
+    Whole(String),
+    Stem(String),
+}
+
+impl KeyWord {
+    fn matches(&self, word: &str) -> bool {
+        match self {
+            KeyWord::Whole(w) => w == word,
+            KeyWord::Stem(s) => word.starts_with(s.as_str()),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    key: Vec<KeyWord>,
+    english: String,
+}
+
+/// Every language's terms.
+#[derive(Debug, Clone, Default)]
+pub struct Glossary {
+    tables: Vec<(Language, Vec<Entry>)>,
+}
+
+/// A question read in English: its language, and the English of its terms, moves and
+/// numbers in the order it has them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InEnglish {
+    pub language: Language,
+    pub text: String,
+}
+
+impl InEnglish {
+    /// Its first `at_most` English terms, each once, for telling the asker how the question
+    /// was read (moves and numbers left out).
+    pub fn terms(&self, at_most: usize) -> Vec<&str> {
+        let mut terms: Vec<&str> = Vec::new();
+        for term in self.text.split(' ').map(|t| t.trim_end_matches('?')) {
+            let is_word = term.chars().all(char::is_alphabetic);
+            if is_word && !term.is_empty() && !terms.contains(&term) && terms.len() < at_most {
+                terms.push(term);
+            }
+        }
+        terms
+    }
+}
+
+pub const EMBEDDED: &str = include_str!("../../rulebook/languages.toml");
+
+/// The shortest stem allowed: a shorter one begins too many unrelated words.
+const MIN_STEM_CHARS: usize = 4;
+
+impl Glossary {
+    pub fn parse(text: &str) -> Result<Glossary, String> {
+        let sections: BTreeMap<String, BTreeMap<String, String>> =
+            toml::from_str(text).map_err(|e| format!("languages.toml: {e}"))?;
+        let mut tables = Vec::new();
+        for (code, terms) in sections {
+            let language = Language::ALL
+                .into_iter()
+                .find(|l| l.code() == code)
+                .ok_or_else(|| format!("languages.toml: no language has the code [{code}]"))?;
+            let entries = terms
+                .into_iter()
+                .map(|(key, english)| {
+                    Ok(Entry {
+                        key: key_words(&key)
+                            .map_err(|e| format!("languages.toml [{code}] \"{key}\": {e}"))?,
+                        english,
+                    })
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            tables.push((language, entries));
+        }
+        Ok(Glossary { tables })
+    }
+
+    pub fn embedded() -> Glossary {
+        Glossary::parse(EMBEDDED).expect("the embedded glossary parses (tested)")
+    }
+
+    /// The question in English, if it is written in one of the glossary's languages:
+    /// `whatlang` says so reliably, or, for a text too short for it to be sure ("Darf man
+    /// rochieren?"), its best guess among English and the glossary's languages is one of them
+    /// and the glossary knows more than half of its words. `None` for English.
+    pub fn in_english(&self, question: &str) -> Option<InEnglish> {
+        static AMONG_OURS: LazyLock<whatlang::Detector> = LazyLock::new(|| {
+            let mut langs: Vec<whatlang::Lang> = Language::ALL.iter().map(|l| l.lang()).collect();
+            langs.push(whatlang::Lang::Eng);
+            whatlang::Detector::with_allowlist(langs)
+        });
+        let info = whatlang::detect(question)?;
+        let (language, sure) = if info.is_reliable() {
+            (Language::of(info.lang())?, true)
+        } else {
+            (Language::of(AMONG_OURS.detect(question)?.lang())?, false)
+        };
+        let (_, entries) = self.tables.iter().find(|(l, _)| *l == language)?;
+        let read = translate(question, language, entries);
+        let known = read.known_words >= MIN_KNOWN_WORDS && 2 * read.known_words > read.words;
+        (sure || known).then_some(InEnglish {
+            language,
+            text: read.text,
+        })
+    }
+}
+
+/// How many of a question's words the glossary must know for a short text to count as
+/// written in the guessed language.
+const MIN_KNOWN_WORDS: usize = 2;
+
+/// A question translated: the English, and how many of its words the glossary knew.
+struct Translation {
+    text: String,
+    words: usize,
+    known_words: usize,
+}
+
+/// A key's words, split as questions are (`peut-on` is two words), each checked.
+fn key_words(key: &str) -> Result<Vec<KeyWord>, String> {
+    let mut out = Vec::new();
+    for raw in key.split(' ') {
+        let (word, stem) = match raw.strip_suffix('*') {
+            Some(w) => (w, true),
+            None => (raw, false),
+        };
+        let parts = words_in(word);
+        if parts.is_empty() || word.contains('*') {
+            return Err(format!("'{raw}' is not a word (a '*' may only end one)"));
+        }
+        if stem && (parts.len() > 1 || word.chars().count() < MIN_STEM_CHARS) {
+            return Err(format!(
+                "the stem '{raw}' must be one word of at least {MIN_STEM_CHARS} letters"
+            ));
+        }
+        let last = parts.len() - 1;
+        for (i, part) in parts.into_iter().enumerate() {
+            out.push(if stem && i == last {
+                KeyWord::Stem(part)
+            } else {
+                KeyWord::Whole(part)
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The lower-case letter and digit runs of a text: "l'arbitre" is "l" and "arbitre", "50
+/// Züge" is "50" and "züge".
+fn words_in(text: &str) -> Vec<String> {
+    text.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// A piece of a question on its way to English.
+enum Token {
+    Word(String),
+    /// A move or an article number, kept (in English notation).
+    Kept(String),
+    /// The end of a question ("?").
+    Asked,
+}
+
+fn tokens(question: &str, language: Language) -> Vec<Token> {
+    let mut out = Vec::new();
+    for raw in question.split_whitespace() {
+        let trimmed = raw.trim_matches(|c: char| {
+            matches!(c, ',' | ';' | ':' | '(' | ')' | '"' | '«' | '»' | '!')
+        });
+        let bare = trimmed.trim_end_matches(['?', '.']);
+        if let Some(english) = english_move(bare, language) {
+            out.push(Token::Kept(english));
+        } else if bare.chars().any(|c| c.is_ascii_digit())
+            && !bare.chars().all(|c| c.is_ascii_digit())
+        {
+            out.push(Token::Kept(bare.to_string()));
+        } else {
+            out.extend(words_in(bare).into_iter().map(Token::Word));
+        }
+        if trimmed.ends_with('?') {
+            out.push(Token::Asked);
+        }
+    }
+    out
+}
+
+fn translate(question: &str, language: Language, entries: &[Entry]) -> Translation {
+    let tokens = tokens(question, language);
+    let mut out: Vec<String> = Vec::new();
+    let words = tokens
+        .iter()
+        .filter(|t| matches!(t, Token::Word(_)))
+        .count();
+    let mut known_words = 0;
+    let mut i = 0;
+    while i < tokens.len() {
+        match &tokens[i] {
+            Token::Kept(k) => out.push(k.clone()),
+            Token::Asked => match out.last_mut() {
+                Some(last) if !last.ends_with('?') => last.push('?'),
+                _ => {}
+            },
+            Token::Word(w) => {
+                if let Some((len, english)) = longest_entry(&tokens[i..], entries) {
+                    if !english.is_empty() {
+                        out.push(english.to_string());
+                    }
+                    known_words += len;
+                    i += len;
+                    continue;
+                }
+                // A number no phrase took ("nach 45 Zügen") is kept as it is.
+                if w.chars().all(|c| c.is_ascii_digit()) {
+                    out.push(w.clone());
+                }
+            }
+        }
+        i += 1;
+    }
+    Translation {
+        text: out.join(" "),
+        words,
+        known_words,
+    }
+}
+
+/// The longest entry whose key begins `tokens`, with the number of words it covers.
+fn longest_entry<'a>(tokens: &[Token], entries: &'a [Entry]) -> Option<(usize, &'a str)> {
+    entries
+        .iter()
+        .filter(|e| {
+            e.key.len() <= tokens.len()
+                && e.key.iter().zip(tokens).all(|(k, t)| match t {
+                    Token::Word(w) => k.matches(w),
+                    _ => false,
+                })
+        })
+        .max_by_key(|e| e.key.len())
+        .map(|e| (e.key.len(), e.english.as_str()))
+}
+
+/// A move in the language's notation ("Sxh5", "19...Td8", "d8D"), written with English
+/// piece letters; `None` for anything else.
+fn english_move(token: &str, language: Language) -> Option<String> {
+    static MOVE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(\d+\.+)?([A-Z]?)([a-h]?[1-8]?x?[a-h][1-8])(=?)([A-Z]?)([+#]?)$")
+            .expect("the move pattern is valid")
+    });
+    if matches!(token, "0-0" | "0-0-0" | "O-O" | "O-O-O") {
+        return Some(token.to_string());
+    }
+    let caps = MOVE.captures(token)?;
+    let letter = |i: usize| caps.get(i).and_then(|m| m.as_str().chars().next());
+    let piece = match letter(2) {
+        Some(l) => Some(language.english_piece(l)?),
+        None => None,
+    };
+    let promotion = match letter(5) {
+        Some(l) => Some(language.english_piece(l)?),
+        None => None,
+    };
+    let mut out = caps.get(1).map_or("", |m| m.as_str()).to_string();
+    out.extend(piece);
+    out.push_str(&caps[3]);
+    out.push_str(&caps[4]);
+    out.extend(promotion);
+    out.push_str(&caps[6]);
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn glossary(text: &str) -> Glossary {
+        Glossary::parse(text).unwrap()
+    }
+
+    #[test]
+    fn the_embedded_glossary_parses() {
+        let g = Glossary::embedded();
+        assert!(g.tables.len() >= 6, "{} languages", g.tables.len());
+    }
+
+    #[test]
+    fn stems_whole_words_and_the_longest_phrase_are_read() {
+        let g = glossary(
+            "[de]\n\"reklamier*\" = \"claim\"\n\"remis\" = \"draw\"\n\"turm\" = \"rook\"\n\
+             \"wer gewinnt\" = \"who wins\"\n\"wer\" = \"who\"\n",
+        );
+        let read = g
+            .in_english("Wer gewinnt, wenn der Spieler nach dem Turmzug in Runde 5 Remis reklamiert, während die Uhr nach 10.2 läuft?")
+            .unwrap();
+        assert_eq!(read.language, Language::German);
+        // "Turmzug" is not "turm": whole words only, unless a stem.
+        assert_eq!(read.text, "who wins 5 draw claim 10.2?");
+        assert_eq!(read.terms(3), ["who", "wins", "draw"]);
+    }
+
+    #[test]
+    fn moves_get_english_piece_letters() {
+        let de = Language::German;
+        assert_eq!(english_move("Sxh5", de).as_deref(), Some("Nxh5"));
+        assert_eq!(english_move("19...Td8", de).as_deref(), Some("19...Rd8"));
+        assert_eq!(english_move("8.Lxb8", de).as_deref(), Some("8.Bxb8"));
+        assert_eq!(english_move("d8D", de).as_deref(), Some("d8Q"));
+        assert_eq!(english_move("e4", de).as_deref(), Some("e4"));
+        assert_eq!(
+            english_move("Fxe5", Language::French).as_deref(),
+            Some("Bxe5")
+        );
+        assert_eq!(
+            english_move("Cf3", Language::Spanish).as_deref(),
+            Some("Nf3")
+        );
+        // Not a piece letter of the language, or not a move at all.
+        assert_eq!(english_move("Nf3", de), None);
+        assert_eq!(english_move("10.2", de), None);
+        assert_eq!(english_move("Zug", de), None);
+    }
+
+    #[test]
+    fn english_and_short_texts_are_left_alone() {
+        let g = Glossary::embedded();
+        for q in [
+            "Can I castle after my king has been in check?",
+            "My opponent's phone rang during the game. Who wins?",
+            "Remis?",
+            "Can You Capture Your Own Piece to Escape Check?",
+            "What happens when a pawn reaches the opposite side?",
+            "Is en passant legal?",
+        ] {
+            assert_eq!(g.in_english(q), None, "{q}");
+        }
+    }
+
+    #[test]
+    fn short_questions_are_read_when_the_glossary_knows_their_words() {
+        let g = Glossary::embedded();
+        let read = g
+            .in_english("Darf man rochieren, wenn der König vorher im Schach stand?")
+            .unwrap();
+        assert_eq!(read.language, Language::German);
+        assert!(
+            read.text.contains("castl") && read.text.contains("king"),
+            "{}",
+            read.text
+        );
+    }
+
+    #[test]
+    fn bad_keys_are_refused_with_the_key_named() {
+        for (text, says) in [
+            ("[de]\n\"zu*\" = \"to\"\n", "zu*"),
+            ("[de]\n\"re*mis\" = \"draw\"\n", "re*mis"),
+            ("[xx]\n\"remis\" = \"draw\"\n", "[xx]"),
+        ] {
+            let e = Glossary::parse(text).unwrap_err();
+            assert!(e.contains(says), "{e}");
+        }
+    }
+}
