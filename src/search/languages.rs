@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The languages the glossary reads, by their section in languages.toml.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -118,6 +119,10 @@ struct Entry {
 #[derive(Debug, Clone, Default)]
 pub struct Glossary {
     tables: Vec<(Language, Vec<Entry>)>,
+    /// Every word of every language's keys, for telling cheaply whether a text could be in
+    /// one of them: whole words, and stems by their first four letters.
+    whole_words: FxHashSet<String>,
+    stems: FxHashMap<String, Vec<String>>,
 }
 
 /// A question read in English: its language, and the English of its terms, moves and
@@ -170,7 +175,49 @@ impl Glossary {
                 .collect::<Result<Vec<_>, String>>()?;
             tables.push((language, entries));
         }
-        Ok(Glossary { tables })
+        let mut whole_words = FxHashSet::default();
+        let mut stems: FxHashMap<String, Vec<String>> = FxHashMap::default();
+        for word in tables
+            .iter()
+            .flat_map(|(_, entries)| entries.iter().flat_map(|e| &e.key))
+        {
+            match word {
+                KeyWord::Whole(w) => {
+                    whole_words.insert(w.clone());
+                }
+                KeyWord::Stem(s) => {
+                    let first: String = s.chars().take(MIN_STEM_CHARS).collect();
+                    stems.entry(first).or_default().push(s.clone());
+                }
+            }
+        }
+        Ok(Glossary {
+            tables,
+            whole_words,
+            stems,
+        })
+    }
+
+    /// Whether a word is a word of some language's keys (or begins with one of its stems).
+    fn knows(&self, word: &str) -> bool {
+        self.whole_words.contains(word) || {
+            let first: String = word.chars().take(MIN_STEM_CHARS).collect();
+            self.stems
+                .get(&first)
+                .is_some_and(|stems| stems.iter().any(|s| word.starts_with(s.as_str())))
+        }
+    }
+
+    /// Whether a text could be in one of the glossary's languages: it is not plainly English,
+    /// and the glossary knows at least two of its words and 35 % of them (questions in those
+    /// languages: 40 % or more; `whatlang` then decides).
+    fn may_be_foreign(&self, text: &str) -> bool {
+        if reads_as_english(text) {
+            return false;
+        }
+        let words = words_in(text);
+        let known = words.iter().filter(|w| self.knows(w)).count();
+        known >= MIN_KNOWN_WORDS && 20 * known >= 7 * words.len()
     }
 
     pub fn embedded() -> Glossary {
@@ -187,6 +234,9 @@ impl Glossary {
             langs.push(whatlang::Lang::Eng);
             whatlang::Detector::with_allowlist(langs)
         });
+        if !self.may_be_foreign(question) {
+            return None;
+        }
         let info = whatlang::detect(question)?;
         let (language, sure) = if info.is_reliable() {
             (Language::of(info.lang())?, true)
@@ -201,6 +251,34 @@ impl Glossary {
             text: read.text,
         })
     }
+}
+
+/// Common English words that the glossary's languages do not share ("in", "is", "was", "a"
+/// and "of" are theirs too).
+const ENGLISH_MARKERS: &[&str] = &[
+    "the", "to", "you", "my", "and", "it", "can", "if", "he", "what", "does", "do", "for", "that",
+    "this", "with", "his", "me", "not", "or", "have", "be", "are", "when", "your", "she", "her",
+    "they", "would", "should", "there", "him", "did", "has", "had", "will", "an", "at", "by",
+    "from", "how", "which", "who", "why",
+];
+
+/// Whether a text is plainly English: at least two of its words, and one in eight, are common
+/// English words. Questions in the glossary's languages have at most one in eleven (the dev
+/// questions). `whatlang` costs some 60 µs on a question of a few hundred characters, more
+/// than the rest of an answer, so it runs only on the texts this and the glossary's own
+/// words cannot place.
+fn reads_as_english(text: &str) -> bool {
+    let (mut words, mut english) = (0usize, 0usize);
+    for word in text
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+    {
+        words += 1;
+        if word.len() <= 6 && ENGLISH_MARKERS.iter().any(|m| m.eq_ignore_ascii_case(word)) {
+            english += 1;
+        }
+    }
+    english >= 2 && 8 * english >= words
 }
 
 /// How many of a question's words the glossary must know for a short text to count as
@@ -387,15 +465,34 @@ mod tests {
     fn stems_whole_words_and_the_longest_phrase_are_read() {
         let g = glossary(
             "[de]\n\"reklamier*\" = \"claim\"\n\"remis\" = \"draw\"\n\"turm\" = \"rook\"\n\
-             \"wer gewinnt\" = \"who wins\"\n\"wer\" = \"who\"\n",
+             \"wer gewinnt\" = \"who wins\"\n\"wer\" = \"who\"\n\"der\" = \"\"\n",
         );
+        let (_, entries) = &g.tables[0];
+        let read = translate(
+            "Wer gewinnt, wenn der Spieler nach dem Turmzug in Runde 5 Remis reklamiert, während die Uhr nach 10.2 läuft?",
+            Language::German,
+            entries,
+        );
+        // "Turmzug" is not "turm": whole words only, unless a stem; "der" is known, not said.
+        assert_eq!(read.text, "who wins 5 draw claim 10.2?");
+        assert_eq!((read.known_words, read.words), (5, 18));
+        let read = InEnglish {
+            language: Language::German,
+            text: read.text,
+        };
+        assert_eq!(read.terms(3), ["who", "wins", "draw"]);
+    }
+
+    #[test]
+    fn a_question_is_read_only_when_the_glossary_knows_enough_of_it() {
+        let g = Glossary::embedded();
         let read = g
-            .in_english("Wer gewinnt, wenn der Spieler nach dem Turmzug in Runde 5 Remis reklamiert, während die Uhr nach 10.2 läuft?")
+            .in_english("Wer gewinnt, wenn der Gegner nach dem Turmzug Remis reklamiert, während die Uhr läuft?")
             .unwrap();
         assert_eq!(read.language, Language::German);
-        // "Turmzug" is not "turm": whole words only, unless a stem.
-        assert_eq!(read.text, "who wins 5 draw claim 10.2?");
-        assert_eq!(read.terms(3), ["who", "wins", "draw"]);
+        assert!(read.text.starts_with("who wins"), "{}", read.text);
+        assert!(!g.may_be_foreign("castling rules"));
+        assert!(!g.may_be_foreign("Can I castle if my king was in check before?"));
     }
 
     #[test]
