@@ -39,6 +39,11 @@ const ABOUT_PLAY: &[&str] = &[
     "improve my chess",
     "how to win at chess",
     "study chess",
+    "best move",
+    "who is winning",
+    "who's winning",
+    "who stands better",
+    "who has the advantage",
 ];
 
 /// Words that make a question about the rules after all ("is it legal to play the Sicilian
@@ -101,6 +106,7 @@ mod tests {
         assert!(about_play("Is the Sicilian a good defence?"));
         assert!(about_play("is the Queen's Gambit a real gambit?"));
         assert!(about_play("Who is the best chess player of all time?"));
+        assert!(about_play("who is winning in this position?"));
         assert!(!about_play(
             "Is it legal to offer a draw in the Sicilian after move 3?"
         ));

@@ -37,7 +37,7 @@ impl PositionRuling for General {
         };
         ruled.decision = if asks_for_the_best_play(ask) {
             format!(
-                "I rule on what the Laws allow, not on which move is best. {state} Ask whether a move is legal, or about castling, en passant, check, mate, a draw or the flag."
+                "I rule on what the Laws allow, not on which move is best or who stands better. {state} Ask whether a move is legal, or about castling, en passant, check, mate, a draw or the flag."
             )
         } else if ask.domain_words == 0 {
             format!(
@@ -77,6 +77,13 @@ fn asks_for_the_best_play(ask: &PositionAsk) -> bool {
         "strongest move",
         "who is better",
         "who's better",
+        "who is winning",
+        "who's winning",
+        "who stands better",
+        "am i winning",
+        "is white winning",
+        "is black winning",
+        "who has the advantage",
         "is this winning",
         "evaluate",
         "evaluation",
