@@ -544,6 +544,10 @@ pub fn sub_questions(question: &str) -> Vec<String> {
     if numbered.len() >= 2 {
         return numbered;
     }
+    let inline = split_inline_numbered(text);
+    if inline.len() >= 2 {
+        return inline;
+    }
     let mut parts: Vec<String> = Vec::new();
     let mut pending = String::new();
     for sentence in question_sentences(text) {
@@ -739,6 +743,67 @@ fn split_numbered(text: &str) -> Vec<String> {
         }
     }
     items
+}
+
+/// The most words an introduction to numbered questions may have ("Arbiter here, standard
+/// game, 50-move stuff:"); a longer one is the story the items ask about, and stays with them.
+const INTRODUCTION_WORDS: usize = 15;
+
+/// "3 things from my first tournament (G/90+30): 1) can I walk around …? 2) I straightened my
+/// pieces … why? 3) …": questions numbered within a line, "1)", "(1)", "a)" or "(a)" in
+/// sequence, each mark after a space and before one, after a short introduction that belongs
+/// to none of them. Items that are not questions (steps of a procedure, claims to check) or
+/// that follow a story ("1) How would the TD decide? 2) What if he said it was an accident?")
+/// are left to the sentence split, which keeps the story with them.
+fn split_inline_numbered(text: &str) -> Vec<String> {
+    let styles: [fn(usize) -> String; 4] = [
+        |i| format!("{})", i + 1),
+        |i| format!("({})", i + 1),
+        |i| format!("{})", char::from(b'a' + i as u8)),
+        |i| format!("({})", char::from(b'a' + i as u8)),
+    ];
+    let Some((introduction, items)) = styles
+        .iter()
+        .map(|&mark| items_marked(text, mark))
+        .find(|(_, items)| items.len() >= 2)
+    else {
+        return Vec::new();
+    };
+    let questions = items.iter().filter(|i| i.ends_with('?')).count();
+    if introduction.split_whitespace().count() > INTRODUCTION_WORDS || 2 * questions < items.len() {
+        return Vec::new();
+    }
+    items
+}
+
+/// The words before the first mark and the items of `text` marked `mark(0)`, `mark(1)`, … in
+/// order (at most 26).
+fn items_marked(text: &str, mark: fn(usize) -> String) -> (&str, Vec<String>) {
+    let mut starts: Vec<(usize, usize)> = Vec::new();
+    let mut from = 0;
+    for i in 0..26 {
+        let m = mark(i);
+        let found = text[from..]
+            .match_indices(&m)
+            .map(|(at, _)| from + at)
+            .find(|&at| {
+                let before = text[..at].chars().next_back();
+                let after = text[at + m.len()..].chars().next();
+                before.is_none_or(char::is_whitespace) && after.is_some_and(char::is_whitespace)
+            });
+        let Some(at) = found else { break };
+        starts.push((at, at + m.len()));
+        from = at + m.len();
+    }
+    let introduction = starts.first().map_or(text, |&(at, _)| &text[..at]);
+    let ends = starts.iter().skip(1).map(|&(at, _)| at).chain([text.len()]);
+    let items = starts
+        .iter()
+        .zip(ends)
+        .map(|(&(_, body), end)| text[body..end].trim().to_string())
+        .filter(|item| !item.is_empty())
+        .collect();
+    (introduction, items)
 }
 
 /// "Can I castle if my king was in check earlier, or if my rook is attacked?" →
@@ -1258,6 +1323,49 @@ mod tests {
         assert_eq!(
             sub_questions("1. Can a pawn promote to a king?\n2. Must I claim a threefold?").len(),
             2
+        );
+        assert_eq!(
+            sub_questions(
+                "3 things from my first rated tournament (G/90+30): 1) can I get up while its my \
+                 opponents move? 2) I straightened my pieces and he complained - why? 3) do I \
+                 have to keep writing?"
+            ),
+            [
+                "can I get up while its my opponents move?",
+                "I straightened my pieces and he complained - why?",
+                "do I have to keep writing?"
+            ]
+        );
+        assert_eq!(
+            sub_questions(
+                "Arbiter here, 50-move stuff: (a) can he claim after touching a piece? (b) when \
+                 does the game end by itself?"
+            )
+            .len(),
+            2
+        );
+        // Questions after a story keep it: the sentence split decides.
+        assert_eq!(
+            sub_questions(
+                "An opponent tipped over his king in disgust after a blunder, then saw he could \
+                 still win and asked to keep playing, so I called the arbiter over to the board \
+                 at once. 1) How would the TD decide on this? 2) What if he said it was an \
+                 accident?"
+            )[0]
+            .split_whitespace()
+            .count()
+                > 20,
+            true
+        );
+        // Steps of a procedure are not questions.
+        assert_eq!(
+            sub_questions("How to claim: 1) Pause the clock. 2) Call the arbiter.").len(),
+            1
+        );
+        // A lone "a)" or items out of order are not a list.
+        assert_eq!(
+            sub_questions("Plan a) was to castle. Can I castle now?").len(),
+            1
         );
         // A cut marked before a follow-up does not hide its opening.
         assert_eq!(
