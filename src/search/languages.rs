@@ -119,8 +119,9 @@ struct Entry {
 #[derive(Debug, Clone, Default)]
 pub struct Glossary {
     tables: Vec<(Language, Vec<Entry>)>,
-    /// Every word of every language's keys, for telling cheaply whether a text could be in
-    /// one of them: whole words, and stems by their first four letters.
+    /// Every word of every language's keys but those that are their own English, for telling
+    /// cheaply whether a text could be in one of them: whole words, and stems by their first
+    /// four letters.
     whole_words: FxHashSet<String>,
     stems: FxHashMap<String, Vec<String>>,
 }
@@ -177,9 +178,14 @@ impl Glossary {
         }
         let mut whole_words = FxHashSet::default();
         let mut stems: FxHashMap<String, Vec<String>> = FxHashMap::default();
+        // A word that is its own English ("blitz", "illegal*") says nothing of the language.
+        let foreign = |e: &&Entry| match e.key.as_slice() {
+            [KeyWord::Whole(w) | KeyWord::Stem(w)] => *w != e.english,
+            _ => true,
+        };
         for word in tables
             .iter()
-            .flat_map(|(_, entries)| entries.iter().flat_map(|e| &e.key))
+            .flat_map(|(_, entries)| entries.iter().filter(foreign).flat_map(|e| &e.key))
         {
             match word {
                 KeyWord::Whole(w) => {
@@ -201,9 +207,12 @@ impl Glossary {
     /// Whether a word is a word of some language's keys (or begins with one of its stems).
     fn knows(&self, word: &str) -> bool {
         self.whole_words.contains(word) || {
-            let first: String = word.chars().take(MIN_STEM_CHARS).collect();
+            let first = word
+                .char_indices()
+                .nth(MIN_STEM_CHARS)
+                .map_or(word, |(at, _)| &word[..at]);
             self.stems
-                .get(&first)
+                .get(first)
                 .is_some_and(|stems| stems.iter().any(|s| word.starts_with(s.as_str())))
         }
     }
@@ -215,9 +224,20 @@ impl Glossary {
         if reads_as_english(text) {
             return false;
         }
-        let words = words_in(text);
-        let known = words.iter().filter(|w| self.knows(w)).count();
-        known >= MIN_KNOWN_WORDS && 20 * known >= 7 * words.len()
+        let (mut words, mut known) = (0usize, 0usize);
+        for word in text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+        {
+            words += 1;
+            let lower = if word.chars().any(char::is_uppercase) {
+                std::borrow::Cow::Owned(word.to_lowercase())
+            } else {
+                std::borrow::Cow::Borrowed(word)
+            };
+            known += usize::from(self.knows(&lower));
+        }
+        known >= MIN_KNOWN_WORDS && 20 * known >= 7 * words
     }
 
     pub fn embedded() -> Glossary {
@@ -492,6 +512,7 @@ mod tests {
         assert_eq!(read.language, Language::German);
         assert!(read.text.starts_with("who wins"), "{}", read.text);
         assert!(!g.may_be_foreign("castling rules"));
+        assert!(!g.may_be_foreign("illegal move penalty blitz"));
         assert!(!g.may_be_foreign("Can I castle if my king was in check before?"));
     }
 
