@@ -923,16 +923,33 @@ pub fn settings_in(q: &str) -> Vec<Setting> {
         .into_iter()
         .map(|i| SETTING_CUES[i].0)
         .collect();
-    if let Some(s) = time_control_in(q).filter(|s| !found.contains(s)) {
-        found.push(s);
+    if let Some(s) = time_control_in(q) {
+        // The time control stated decides the kind of game (A.1, B.1): "our 10+5 blitz night"
+        // is rapid under the Laws, whatever the event calls it.
+        // It takes the place of the first kind named (settings keep the table's order).
+        match found.iter().position(|f| GAME_KIND_SETTINGS.contains(f)) {
+            Some(at) => {
+                found[at] = s;
+                let mut index = 0;
+                found.retain(|f| {
+                    index += 1;
+                    index - 1 == at || !GAME_KIND_SETTINGS.contains(f)
+                });
+            }
+            None => found.push(s),
+        }
     }
     found
 }
+
+/// The settings that are kinds of game by their time (A.1, B.1).
+const GAME_KIND_SETTINGS: [Setting; 3] = [Setting::Standard, Setting::Rapid, Setting::Blitz];
 
 /// The question with the words that look like a setting's cue but are not one blanked out:
 /// looking something up online ("I couldn't find anything online", "I read online that…")
 /// says where the asker searched, not that the game was played online; "blitz" as a verb ("to
 /// blitz moves on the opponent's time", "blitzing out") is about playing fast, in any game;
+/// "it stands like in blitz" compares with another kind of game;
 /// "Hello chess.com" greets a forum; "not a rapid or blitz game" names the settings the game
 /// was not played in.
 fn without_false_setting_cues(q: &str) -> std::borrow::Cow<'_, str> {
@@ -942,6 +959,7 @@ fn without_false_setting_cues(q: &str) -> std::borrow::Cow<'_, str> {
             \b(?:find|found|finding|look|looked|looking|read|reading|search|searched|searching
                |saw|seen|see|googled|checked|research|researched)\b(?:\s+\S+){0,3}?\s+(?:online|(?:on\s+|in\s+)?the\s+internet)\b
             | \b(?:online|internet)\s+(?:that|sources?|articles?|resources?|research|says?|said|forums?|searches?)\b
+            | \b(?:like\s+(?:in\s+)?|as\s+in\s+)(?:rapid|blitz|bullet)\b
             | \bto\s+blitz\b | \bblitz(?:ing|ed)\b | \bblitz\s+(?:out\s+)?(?:his|her|my|their|your)?\s*moves\b
             | \b(?:hello|hi|hey|dear|thanks|thank\ you)\s*,?\s+chess\.com\b
             | \bchess\.com\s+(?:community|forums?|members|users)\b
@@ -976,7 +994,8 @@ static TIME_CONTROL: LazyLock<Regex> = LazyLock::new(|| {
         r"(?x)
         \b(\d{1,3})\s?[+|]\s?(\d{1,2})\b
         | \b(\d{1,3})[\s-]?min(?:ute)?s?\s+(?:game|games|chess|time\ control|per\ (?:side|player)|each|rapid|blitz|tournament|event|match|swiss|round)\b
-        | \bg\s?/\s?(\d{1,3})\b",
+        | \bg\s?/\s?(\d{1,3})\b
+        | \b(\d{1,3})\s?min(?:ute)?s?\s?\+\s?(\d{1,2})\s?(?:s|secs?|seconds?)\b",
     )
     .expect("valid regex")
 });
@@ -999,7 +1018,7 @@ fn time_control_in(q: &str) -> Option<Setting> {
     }
     let c = TIME_CONTROL.captures(q)?;
     let number = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<u32>().ok());
-    let total = match (number(1), number(2)) {
+    let total = match (number(1).or(number(5)), number(2).or(number(6))) {
         (Some(base), Some(increment)) => base + increment,
         _ => number(3).or(number(4))?,
     };
@@ -1249,8 +1268,20 @@ mod tests {
                 .filter(|(_, words)| has(q, words))
                 .map(|(s, _)| *s)
                 .collect();
-            if let Some(s) = time_control_in(q).filter(|s| !expected.contains(s)) {
-                expected.push(s);
+            if let Some(s) = time_control_in(q) {
+                // The time control replaces the kinds of game named, in the first one's place.
+                let kinds: Vec<usize> = (0..expected.len())
+                    .filter(|&i| GAME_KIND_SETTINGS.contains(&expected[i]))
+                    .collect();
+                match kinds.first() {
+                    Some(&first) => {
+                        expected[first] = s;
+                        for &i in kinds[1..].iter().rev() {
+                            expected.remove(i);
+                        }
+                    }
+                    None => expected.push(s),
+                }
             }
             assert_eq!(settings_in(q), expected, "{q}");
         }

@@ -165,6 +165,32 @@ impl MatchTuning {
     }
 }
 
+/// The kinds of game whose rules a law page holds: Appendix A's rapid rules also govern blitz
+/// that is not fully supervised (B.3); every other page holds for all.
+fn kinds_of_law_page(page: &str) -> &'static [Setting] {
+    match page {
+        "appendix-a" => &[Setting::Rapid, Setting::Blitz],
+        "appendix-b" => &[Setting::Blitz],
+        _ => &[],
+    }
+}
+
+/// A law passage's fit for the kind of game asked about: the rapid or blitz appendix, for a
+/// question whose time control or words make it another kind ("90 min + 30 s … the illegal
+/// move stands like in blitz"), fits as a ruling on another setting does.
+fn law_setting_fit(page: &str, asked: &[Setting], t: &MatchTuning) -> f32 {
+    let kinds = kinds_of_law_page(page);
+    let asked_kinds: Vec<&Setting> = asked
+        .iter()
+        .filter(|s| matches!(s, Setting::Standard | Setting::Rapid | Setting::Blitz))
+        .collect();
+    if kinds.is_empty() || asked_kinds.is_empty() || asked_kinds.iter().any(|s| kinds.contains(s)) {
+        1.0
+    } else {
+        t.setting_other
+    }
+}
+
 /// How much surer a later part's match must be than the first part's to answer first (0.05
 /// to 0.3 all did as well on dev; 0.1 lost no question there).
 const LEAD_MARGIN: f32 = 0.1;
@@ -335,7 +361,9 @@ impl Arbiter {
                 let p = &self.book.passages[passage];
                 let fit = match &p.ruling {
                     Some(meta) => self.ruling_fit(passage, meta, similarity, rank, &asked),
-                    None if p.kind == PageKind::Law && p.article.is_some() => t.law * rank,
+                    None if p.kind == PageKind::Law && p.article.is_some() => {
+                        t.law * rank * law_setting_fit(&p.page, &frame.settings, t)
+                    }
                     None => t.guide * rank,
                 };
                 Candidate {
