@@ -703,6 +703,9 @@ impl Arbiter {
             let at = if verdict_leads { 0 } else { paragraphs.len() };
             paragraphs.insert(at, verdict.paragraph());
         }
+        if let Some(note) = super::time_control::misnamed_kind(frame) {
+            paragraphs.push(note);
+        }
         // The articles the first reading names are cited before the search's other hits; the
         // second reading's deciding article is among the runner-ups already.
         let first_reading = paragraphs.join("\n\n");

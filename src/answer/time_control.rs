@@ -230,6 +230,48 @@ impl TimeControlVerdict {
     }
 }
 
+/// A note for a question that names a kind of game its own time control is not ("our \"10+5
+/// blitz\" night"): under the Laws the time decides (A.1, B.1), and rapid and blitz rules differ,
+/// so the answer says which kind the game was. `None` when the kinds agree, when none is named
+/// or no time control is stated.
+pub fn misnamed_kind(frame: &Frame) -> Option<String> {
+    let q = frame.lower.as_str();
+    // Only a written time control ("10+5", "G/45", "15 min + 10 s"): "a penalty of 2 minutes"
+    // or "40 moves in 90 minutes" is no statement of the game's kind.
+    let c = CONTROL
+        .captures_iter(q)
+        .find(|c| c.name("b1").is_some() || c.name("b2").is_some() || c.name("i3").is_some())?;
+    let group = |names: [&str; 3]| names.iter().find_map(|n| c.name(n));
+    let base = number(group(["b1", "b2", "b3"])?.as_str())?;
+    let increment = match group(["i1", "i2", "i3"]) {
+        Some(m) => number(m.as_str())?,
+        None => 0,
+    };
+    let kind = GameKind::of_minutes(base + increment)?;
+    let named: Vec<GameKind> = q
+        .split(|ch: char| !ch.is_alphabetic())
+        .filter_map(|w| match w {
+            "blitz" => Some(GameKind::Blitz),
+            "rapid" => Some(GameKind::Rapid),
+            "standard" | "classical" => Some(GameKind::Standard),
+            _ => None,
+        })
+        .collect();
+    if named.is_empty() || named.contains(&kind) {
+        return None;
+    }
+    let verdict = TimeControlVerdict {
+        base_minutes: base,
+        increment_seconds: increment,
+        kind,
+        asked: Asked::Kind,
+    };
+    Some(format!(
+        "About the time control: under the Laws the time decides the kind of game. {}",
+        verdict.kind_paragraph()
+    ))
+}
+
 /// Whether the question asks what the time control at `at` means: a word of asking just before
 /// it ("what does 5+2…"), of meaning just after it ("…5+2 mean?"), or the asker saying he
 /// cannot read it.
@@ -261,6 +303,23 @@ mod tests {
     fn kind(q: &str) -> Option<(u32, u32, GameKind)> {
         TimeControlVerdict::read(&Frame::read(q))
             .map(|v| (v.base_minutes, v.increment_seconds, v.kind))
+    }
+
+    #[test]
+    fn a_kind_of_game_the_time_control_is_not_is_pointed_out() {
+        let note = |q: &str| misnamed_kind(&Frame::read(q));
+        let n = note("Our club runs a 10+5 blitz night. My opponent made an illegal move and the TD gave me the win. What should the penalty have been?").unwrap();
+        assert!(n.contains("Rapid: 10 minutes plus 5 seconds"), "{n}");
+        assert_eq!(
+            note("In a 3+2 blitz game my opponent made an illegal move."),
+            None
+        );
+        assert_eq!(note("In blitz my opponent made an illegal move."), None);
+        assert_eq!(note("90+30 game, he was blitzing out moves."), None);
+        assert_eq!(
+            note("Rapid chess: the arbiter added 1 minute to Black."),
+            None
+        );
     }
 
     #[test]
