@@ -703,7 +703,13 @@ impl Arbiter {
             let at = if verdict_leads { 0 } else { paragraphs.len() };
             paragraphs.insert(at, verdict.paragraph());
         }
-        if let Some(note) = super::time_control::misnamed_kind(frame) {
+        // Unless a ruling on the kinds of game answers already.
+        let classifies = chosen.iter().any(|m| {
+            self.book.passages[m.passage]
+                .deciding_article()
+                .is_some_and(|a| matches!(a, "A.1" | "B.1"))
+        });
+        if let Some(note) = super::time_control::misnamed_kind(frame).filter(|_| !classifies) {
             paragraphs.push(note);
         }
         // The articles the first reading names are cited before the search's other hits; the
