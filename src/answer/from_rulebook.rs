@@ -703,15 +703,7 @@ impl Arbiter {
             let at = if verdict_leads { 0 } else { paragraphs.len() };
             paragraphs.insert(at, verdict.paragraph());
         }
-        // Unless a ruling on the kinds of game answers already.
-        let classifies = chosen.iter().any(|m| {
-            self.book.passages[m.passage]
-                .deciding_article()
-                .is_some_and(|a| matches!(a, "A.1" | "B.1"))
-        });
-        if let Some(note) = super::time_control::misnamed_kind(frame).filter(|_| !classifies) {
-            paragraphs.push(note);
-        }
+        paragraphs.extend(self.time_control_note(&chosen, frame));
         // The articles the first reading names are cited before the search's other hits; the
         // second reading's deciding article is among the runner-ups already.
         let first_reading = paragraphs.join("\n\n");
@@ -733,6 +725,18 @@ impl Arbiter {
             Basis::Rulebook,
             chosen.iter().map(|m| m.confidence).fold(1.0f32, f32::min),
         )
+    }
+
+    /// The note on the kind of game the question's time control makes, when it names another
+    /// kind ([`super::time_control::misnamed_kind`]), unless a ruling on the kinds of game
+    /// answers already.
+    fn time_control_note(&self, chosen: &[PartMatch], frame: &Frame) -> Option<String> {
+        let classifies = chosen.iter().any(|m| {
+            self.book.passages[m.passage]
+                .deciding_article()
+                .is_some_and(|a| matches!(a, "A.1" | "B.1"))
+        });
+        super::time_control::misnamed_kind(frame).filter(|_| !classifies)
     }
 
     /// For a question read one way only, a ruling on another article that fits it nearly as
