@@ -176,27 +176,7 @@ impl Glossary {
                 .collect::<Result<Vec<_>, String>>()?;
             tables.push((language, entries));
         }
-        let mut whole_words = FxHashSet::default();
-        let mut stems: FxHashMap<String, Vec<String>> = FxHashMap::default();
-        // A word that is its own English ("blitz", "illegal*") says nothing of the language.
-        let foreign = |e: &&Entry| match e.key.as_slice() {
-            [KeyWord::Whole(w) | KeyWord::Stem(w)] => *w != e.english,
-            _ => true,
-        };
-        for word in tables
-            .iter()
-            .flat_map(|(_, entries)| entries.iter().filter(foreign).flat_map(|e| &e.key))
-        {
-            match word {
-                KeyWord::Whole(w) => {
-                    whole_words.insert(w.clone());
-                }
-                KeyWord::Stem(s) => {
-                    let first: String = s.chars().take(MIN_STEM_CHARS).collect();
-                    stems.entry(first).or_default().push(s.clone());
-                }
-            }
-        }
+        let (whole_words, stems) = known_words(&tables);
         Ok(Glossary {
             tables,
             whole_words,
@@ -271,6 +251,35 @@ impl Glossary {
             text: read.text,
         })
     }
+}
+
+/// Every word of every language's keys but those that are their own English ("blitz",
+/// "illegal*" say nothing of the language): whole words, and stems by their first letters.
+#[allow(clippy::type_complexity)]
+fn known_words(
+    tables: &[(Language, Vec<Entry>)],
+) -> (FxHashSet<String>, FxHashMap<String, Vec<String>>) {
+    let mut whole_words = FxHashSet::default();
+    let mut stems: FxHashMap<String, Vec<String>> = FxHashMap::default();
+    let foreign = |e: &&Entry| match e.key.as_slice() {
+        [KeyWord::Whole(w) | KeyWord::Stem(w)] => *w != e.english,
+        _ => true,
+    };
+    for word in tables
+        .iter()
+        .flat_map(|(_, entries)| entries.iter().filter(foreign).flat_map(|e| &e.key))
+    {
+        match word {
+            KeyWord::Whole(w) => {
+                whole_words.insert(w.clone());
+            }
+            KeyWord::Stem(s) => {
+                let first: String = s.chars().take(MIN_STEM_CHARS).collect();
+                stems.entry(first).or_default().push(s.clone());
+            }
+        }
+    }
+    (whole_words, stems)
 }
 
 /// Common English words that the glossary's languages do not share ("in", "is", "was", "a"
