@@ -494,29 +494,25 @@ pub fn outcome_claims(ask: &PositionAsk, ruled: &mut Ruled) {
 }
 
 /// Whether the result answers the question with a yes or a no: "is it a draw?", "do I win?",
-/// "does he win?" (the asker's colour given), or `None` when the question is not of that form.
+/// "does he win?" (the asker's colour given), or `None` when the question is not of that form,
+/// or offers alternatives ("do I win, or is it a draw?"), which the result answers by itself.
 pub fn answers_whether(ask: &PositionAsk, result: &str, asker: Option<Side>) -> Option<bool> {
-    if ask.mentions(&[
+    let draw_asked = ask.mentions(&[
         "is it a draw",
         "is this a draw",
         "is that a draw",
         "a draw?",
         "drawn?",
-    ]) {
-        return Some(result == "1/2-1/2");
-    }
-    let winner = winner_of(result);
-    let asker = asker?;
-    if ask.mentions(&[
+    ]);
+    let win_asked = ask.mentions(&[
         "do i win",
         "did i win",
         "can i win",
         "i win?",
         "i won?",
         "have i won",
-    ]) {
-        Some(winner == Some(asker))
-    } else if ask.mentions(&[
+    ]);
+    let lose_asked = ask.mentions(&[
         "do i lose",
         "did i lose",
         "i lose?",
@@ -529,7 +525,30 @@ pub fn answers_whether(ask: &PositionAsk, result: &str, asker: Option<Side>) -> 
         "does my opponent win",
         "he win?",
         "she win?",
-    ]) {
+    ]);
+    let alternatives = [draw_asked, win_asked, lose_asked]
+        .iter()
+        .filter(|&&asked| asked)
+        .count()
+        > 1
+        || ask.mentions(&[
+            "win or",
+            "or a draw",
+            "or draw",
+            "or is it a draw",
+            "or lose",
+        ]);
+    if alternatives {
+        return None;
+    }
+    if draw_asked {
+        return Some(result == "1/2-1/2");
+    }
+    let winner = winner_of(result);
+    let asker = asker?;
+    if win_asked {
+        Some(winner == Some(asker))
+    } else if lose_asked {
         Some(winner == Some(asker.other()))
     } else {
         None
