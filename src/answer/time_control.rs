@@ -111,6 +111,17 @@ static CONTROL: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// The base minutes, increment seconds and kind of game of a [`CONTROL`] match.
+fn control_of(c: &regex::Captures) -> Option<(u32, u32, GameKind)> {
+    let group = |names: [&str; 3]| names.iter().find_map(|n| c.name(n));
+    let base = number(group(["b1", "b2", "b3"])?.as_str())?;
+    let increment = match group(["i1", "i2", "i3"]) {
+        Some(m) => number(m.as_str())?,
+        None => 0,
+    };
+    Some((base, increment, GameKind::of_minutes(base + increment)?))
+}
+
 fn number(text: &str) -> Option<u32> {
     Some(match text {
         "three" => 3,
@@ -156,13 +167,7 @@ impl TimeControlVerdict {
         } else {
             return None;
         };
-        let group = |names: [&str; 3]| names.iter().find_map(|n| c.name(n));
-        let base = number(group(["b1", "b2", "b3"])?.as_str())?;
-        let increment = match group(["i1", "i2", "i3"]) {
-            Some(m) => number(m.as_str())?,
-            None => 0,
-        };
-        let kind = GameKind::of_minutes(base + increment)?;
+        let (base, increment, kind) = control_of(&c)?;
         Some(TimeControlVerdict {
             base_minutes: base,
             increment_seconds: increment,
@@ -241,13 +246,7 @@ pub fn misnamed_kind(frame: &Frame) -> Option<String> {
     let c = CONTROL
         .captures_iter(q)
         .find(|c| c.name("b1").is_some() || c.name("b2").is_some() || c.name("i3").is_some())?;
-    let group = |names: [&str; 3]| names.iter().find_map(|n| c.name(n));
-    let base = number(group(["b1", "b2", "b3"])?.as_str())?;
-    let increment = match group(["i1", "i2", "i3"]) {
-        Some(m) => number(m.as_str())?,
-        None => 0,
-    };
-    let kind = GameKind::of_minutes(base + increment)?;
+    let (base, increment, kind) = control_of(&c)?;
     let named: Vec<GameKind> = q
         .split(|ch: char| !ch.is_alphabetic())
         .filter_map(|w| match w {
