@@ -380,6 +380,19 @@ pub fn embedded_definition(lower: &str) -> Option<String> {
                 | "next"
                 | "wrong"
                 | "right"
+                | "valid"
+                | "legal"
+                | "illegal"
+                | "allowed"
+                | "possible"
+                | "correct"
+                | "required"
+                | "needed"
+                | "expected"
+                | "before"
+                | "after"
+                | "going"
+                | "done"
         )
     });
     ((1..=4).contains(&words.len()) && !generic).then(|| term.to_string())
@@ -1224,6 +1237,10 @@ mod tests {
         );
         assert_eq!(
             term("i'd like to know what the rule is when both flags fall"),
+            None
+        );
+        assert_eq!(
+            term("Both bishops on dark squares. Need to know what's valid before Thursday."),
             None
         );
         assert_eq!(
