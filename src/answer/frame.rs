@@ -939,24 +939,21 @@ pub fn settings_in(q: &str) -> Vec<Setting> {
     if let Some(s) = time_control_in(q) {
         // The time control stated decides the kind of game (A.1, B.1): "our 10+5 blitz night"
         // is rapid under the Laws, whatever the event calls it.
-        // It takes the place of the first kind named (settings keep the table's order).
-        match found.iter().position(|f| GAME_KIND_SETTINGS.contains(f)) {
-            Some(at) => {
-                found[at] = s;
-                let mut index = 0;
-                found.retain(|f| {
-                    index += 1;
-                    index - 1 == at || !GAME_KIND_SETTINGS.contains(f)
-                });
-            }
-            None => found.push(s),
-        }
+        // It takes the place of the first kind named (settings keep the table's order); what
+        // stands before that place names no kind, so the place survives the removal.
+        let at = found
+            .iter()
+            .position(|f| GAME_KIND_SETTINGS.contains(f))
+            .unwrap_or(found.len());
+        found.retain(|f| !GAME_KIND_SETTINGS.contains(f));
+        found.insert(at, s);
     }
     found
 }
 
 /// The settings that are kinds of game by their time (A.1, B.1).
-const GAME_KIND_SETTINGS: [Setting; 3] = [Setting::Standard, Setting::Rapid, Setting::Blitz];
+pub(super) const GAME_KIND_SETTINGS: [Setting; 3] =
+    [Setting::Standard, Setting::Rapid, Setting::Blitz];
 
 /// The question with the words that look like a setting's cue but are not one blanked out:
 /// looking something up online ("I couldn't find anything online", "I read online that…")
@@ -965,7 +962,7 @@ const GAME_KIND_SETTINGS: [Setting; 3] = [Setting::Standard, Setting::Rapid, Set
 /// "it stands like in blitz" compares with another kind of game;
 /// "Hello chess.com" greets a forum; "not a rapid or blitz game" names the settings the game
 /// was not played in.
-fn without_false_setting_cues(q: &str) -> std::borrow::Cow<'_, str> {
+pub(super) fn without_false_setting_cues(q: &str) -> std::borrow::Cow<'_, str> {
     static FALSE_CUES: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
             r"(?x)

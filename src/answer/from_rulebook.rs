@@ -10,7 +10,7 @@ use crate::search::{Hit, MatchedBy, SearchMode};
 
 use super::actors::FLAG_VERBS;
 use super::flag_by_material::FlagByMaterial;
-use super::frame::{Frame, QuestionKind};
+use super::frame::{Frame, GAME_KIND_SETTINGS, QuestionKind};
 use super::matcher::RankWeights;
 use super::polarity::{Permission, bare_yes_or_no, said_in_words};
 use super::{Answer, Arbiter, Basis};
@@ -180,11 +180,8 @@ fn kinds_of_law_page(page: &str) -> &'static [Setting] {
 /// move stands like in blitz"), fits as a ruling on another setting does.
 fn law_setting_fit(page: &str, asked: &[Setting], t: &MatchTuning) -> f32 {
     let kinds = kinds_of_law_page(page);
-    let asked_kinds: Vec<&Setting> = asked
-        .iter()
-        .filter(|s| matches!(s, Setting::Standard | Setting::Rapid | Setting::Blitz))
-        .collect();
-    if kinds.is_empty() || asked_kinds.is_empty() || asked_kinds.iter().any(|s| kinds.contains(s)) {
+    let names_a_kind = asked.iter().any(|s| GAME_KIND_SETTINGS.contains(s));
+    if kinds.is_empty() || !names_a_kind || asked.iter().any(|s| kinds.contains(s)) {
         1.0
     } else {
         t.setting_other

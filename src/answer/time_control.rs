@@ -247,7 +247,8 @@ pub fn misnamed_kind(frame: &Frame) -> Option<String> {
         .captures_iter(q)
         .find(|c| c.name("b1").is_some() || c.name("b2").is_some() || c.name("i3").is_some())?;
     let (base, increment, kind) = control_of(&c)?;
-    let named: Vec<GameKind> = q
+    // Named as the game's kind: not "blitzing out moves", "like in blitz", "not a rapid game".
+    let named: Vec<GameKind> = super::frame::without_false_setting_cues(q)
         .split(|ch: char| !ch.is_alphabetic())
         .filter_map(|w| match w {
             "blitz" => Some(GameKind::Blitz),
@@ -315,6 +316,10 @@ mod tests {
         );
         assert_eq!(note("In blitz my opponent made an illegal move."), None);
         assert_eq!(note("90+30 game, he was blitzing out moves."), None);
+        assert_eq!(
+            note("90+30 game. He said the illegal move stands like in blitz."),
+            None
+        );
         assert_eq!(
             note("Rapid chess: the arbiter added 1 minute to Black."),
             None
