@@ -30,15 +30,17 @@ pub struct Vocabulary {
 pub const EMBEDDED: &str = include_str!("../../rulebook/vocabulary.toml");
 
 impl Vocabulary {
-    pub fn parse(text: &str) -> Result<Vocabulary, String> {
+    /// The vocabulary in `text`, with `languages` as its glossary.
+    fn parse(text: &str, languages: Glossary) -> Result<Vocabulary, String> {
         let mut vocabulary: Vocabulary =
             toml::from_str(text).map_err(|e| format!("vocabulary.toml: {e}"))?;
-        vocabulary.languages = Glossary::embedded();
+        vocabulary.languages = languages;
         Ok(vocabulary)
     }
 
     pub fn embedded() -> Vocabulary {
-        Vocabulary::parse(EMBEDDED).expect("the embedded vocabulary parses (tested)")
+        Vocabulary::parse(EMBEDDED, Glossary::embedded())
+            .expect("the embedded vocabulary parses (tested)")
     }
 
     /// The vocabulary of a rulebook on disk: `DIR/vocabulary.toml` and `DIR/languages.toml`,
@@ -53,13 +55,14 @@ impl Vocabulary {
                 .map(Some)
                 .map_err(|e| format!("reading {}: {e}", path.display()))
         };
-        let mut vocabulary = match read("vocabulary.toml")? {
-            Some(text) => Vocabulary::parse(&text)?,
-            None => Vocabulary::embedded(),
+        // Each file read and parsed once, the embedded one standing in for a missing one.
+        let words = read("vocabulary.toml")?;
+        let mut vocabulary =
+            Vocabulary::parse(words.as_deref().unwrap_or(EMBEDDED), Glossary::default())?;
+        vocabulary.languages = match read("languages.toml")? {
+            Some(text) => Glossary::parse(&text)?,
+            None => Glossary::embedded(),
         };
-        if let Some(text) = read("languages.toml")? {
-            vocabulary.languages = Glossary::parse(&text)?;
-        }
         Ok(vocabulary)
     }
 
