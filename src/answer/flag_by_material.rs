@@ -219,6 +219,8 @@ impl FlagByMaterial {
                 .replace("player 2", "player b")
         });
         let lower = lettered.as_ref().unwrap_or(&frame.lower);
+        let first_person = for_the_player(lower);
+        let lower = first_person.as_ref().unwrap_or(lower);
         if lower.contains("both flags") || lower.contains("both players ran out") {
             return None;
         }
@@ -392,13 +394,87 @@ fn without_last_captured(mut army: Army, lower: &str, asker: bool) -> Army {
     army
 }
 
+/// A parent's or coach's story told as the player's own ("my son had king and bishop, the
+/// other boy's flag fell" → "i had king and bishop, my opponent's flag fell"), so that the
+/// armies and the flag are read for the player the asker speaks for; `None` when no such
+/// player is named.
+fn for_the_player(lower: &str) -> Option<String> {
+    const PLAYER: &[&str] = &[
+        "my son",
+        "my daughter",
+        "my child",
+        "my kid",
+        "my student",
+        "my pupil",
+    ];
+    const OTHER: &[&str] = &[
+        "the other boy",
+        "the other girl",
+        "the other kid",
+        "the other child",
+        "the other player",
+        "his opponent",
+        "her opponent",
+    ];
+    static HE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\b(he|his|him|he's)\b").expect("valid regex"));
+    static SHE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\b(she|her|she's)\b").expect("valid regex"));
+    let player = PLAYER.iter().find(|p| lower.contains(*p))?;
+    let mut text = lower
+        .replace(&format!("{player}'s"), "my")
+        .replace(player, "i");
+    for other in OTHER {
+        text = text.replace(other, "my opponent");
+    }
+    // The pronouns of a son or a daughter are the player's own ("her flag fell").
+    let pronouns = match *player {
+        "my son" => Some(&*HE),
+        "my daughter" => Some(&*SHE),
+        _ => None,
+    };
+    if let Some(pronoun) = pronouns {
+        text = pronoun
+            .replace_all(&text, |c: &regex::Captures| match &c[1] {
+                "he" | "she" => "i",
+                "he's" | "she's" => "i'm",
+                "him" => "me",
+                _ => "my",
+            })
+            .into_owned();
+    }
+    Some(text)
+}
+
 /// The question without the colour of a bishop's squares ("two light-squared bishops" →
 /// "two bishops"), so that the army is read; [`bishop_colours_said`] reads the colours.
 fn without_square_colours(lower: &str) -> String {
-    static SQUARE_COLOUR: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\b(?:light|dark|white|black)[- ]squared?\s+(bishops?)\b").expect("valid regex")
-    });
-    SQUARE_COLOUR.replace_all(lower, "$1").into_owned()
+    SQUARE_COLOUR.replace_all(lower, "$2").into_owned()
+}
+
+/// A bishop named with the colour of its squares ("light-squared bishop", "dark square bishops").
+static SQUARE_COLOUR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(light|dark|white|black)[- ]squared?\s+(bishops?)\b").expect("valid regex")
+});
+
+/// The bishops' colours from their names alone: two bishops named on light squares ("king and
+/// light-squared bishop against king and light-squared bishop") run on one colour; a light and
+/// a dark one on both.
+fn square_colours_named(lower: &str) -> MateChance {
+    let (mut light, mut dark) = (0, 0);
+    for c in SQUARE_COLOUR.captures_iter(lower) {
+        let count = if c[2].ends_with('s') { 2 } else { 1 };
+        match &c[1] {
+            "light" | "white" => light += count,
+            _ => dark += count,
+        }
+    }
+    match (light, dark) {
+        (0, 0) => MateChance::DependsOnBishopColours,
+        (_, 0) | (0, _) if light + dark >= 2 => MateChance::Impossible,
+        (l, d) if l > 0 && d > 0 => MateChance::Possible,
+        _ => MateChance::DependsOnBishopColours,
+    }
 }
 
 /// The bishops' colours when the question says them.
@@ -435,7 +511,8 @@ fn bishop_colours_said(lower: &str) -> MateChance {
     match (says(SAME), says(OPPOSITE)) {
         (true, false) => MateChance::Impossible,
         (false, true) => MateChance::Possible,
-        _ => MateChance::DependsOnBishopColours,
+        (false, false) => square_colours_named(lower),
+        (true, true) => MateChance::DependsOnBishopColours,
     }
 }
 
@@ -996,6 +1073,39 @@ mod tests {
             "We both had only kings and bishops and my flag fell. Who won?",
             Party::Asker,
             "It depends on the bishops",
+        );
+    }
+
+    #[test]
+    fn bishops_named_by_their_squares_tell_the_colours() {
+        assert_verdict(
+            "I had king and light-squared bishop, he had king and light-squared bishop. My flag fell. Result?",
+            Party::Asker,
+            "It is a draw: with every bishop on squares of one colour",
+        );
+        assert_verdict(
+            "I had king and dark-squared bishop, he had king and light-squared bishop. My flag fell. Result?",
+            Party::Asker,
+            "Your opponent wins",
+        );
+    }
+
+    #[test]
+    fn a_parents_story_is_read_for_the_child() {
+        assert_verdict(
+            "My son had king and light-squared bishop, and the other boy had king and light-squared bishop, no pawns left. The other boy's clock ran out. Who wins?",
+            Party::Opponent,
+            "It is a draw",
+        );
+        assert_verdict(
+            "My daughter had a knight and king, her opponent had a lone king, and her flag fell. Who wins?",
+            Party::Asker,
+            "It is a draw: your flag fell, but your opponent's bare king",
+        );
+        assert_verdict(
+            "My son had a rook and king against a king and knight. His flag fell. Who wins?",
+            Party::Asker,
+            "Your opponent wins",
         );
     }
 

@@ -74,6 +74,43 @@ static IS_CATEGORY: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// What a classifying word may also say of a result or a move rather than of a time control
+/// ("a draw counts as a win for Black", "is that considered an illegal move").
+const NOT_A_CLASS: &[&str] = &[
+    "a win",
+    "a draw",
+    "a loss",
+    "win",
+    "draw",
+    "loss",
+    "lost",
+    "a half",
+    "half",
+    "an illegal",
+    "illegal",
+    "legal",
+    "a move",
+    "touch",
+    "resign",
+    "a resign",
+    "check",
+    "stalemate",
+];
+
+/// Whether a classifying word in `q` classifies (not "…counts as a win for Black").
+fn classifies(q: &str) -> bool {
+    CLASSIFYING.iter().any(|w| {
+        q.match_indices(w).any(|(at, _)| {
+            let after = q[at + w.len()..].trim_start();
+            !NOT_A_CLASS.iter().any(|n| {
+                after
+                    .strip_prefix(n)
+                    .is_some_and(|rest| !rest.starts_with(char::is_alphanumeric))
+            })
+        })
+    })
+}
+
 /// Words just before a time control that ask what it means ("what does 5+2…", "what is 3|2?").
 const MEANING_BEFORE: &[&str] = &[
     "what does",
@@ -144,8 +181,7 @@ impl TimeControlVerdict {
         // "Is a two-handed move considered illegal? …2 minutes…" classifies a move, not a
         // time control: a classifying word counts only beside a kind of game.
         let names_a_kind = GAME_KINDS.iter().any(|w| q.contains(w));
-        let asks_kind =
-            names_a_kind && CLASSIFYING.iter().any(|w| q.contains(w)) || IS_CATEGORY.is_match(q);
+        let asks_kind = names_a_kind && classifies(q) || IS_CATEGORY.is_match(q);
         // A second question joined on ("…rapid, and do we have to write the moves?") is left
         // to the rulings, which answer both.
         const JOINED: &[&str] = &[
@@ -303,6 +339,20 @@ mod tests {
     fn kind(q: &str) -> Option<(u32, u32, GameKind)> {
         TimeControlVerdict::read(&Frame::read(q))
             .map(|v| (v.base_minutes, v.increment_seconds, v.kind))
+    }
+
+    #[test]
+    fn a_result_that_counts_as_a_win_classifies_no_time_control() {
+        assert_eq!(
+            kind(
+                "Armageddon blitz game: White 5 minutes, Black 4 minutes, a draw counts as a win for Black. Black's flag fell against a bare king. Who won?"
+            ),
+            None
+        );
+        assert_eq!(
+            kind("Does 5 minutes count as blitz?"),
+            Some((5, 0, GameKind::Blitz))
+        );
     }
 
     #[test]
