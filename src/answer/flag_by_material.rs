@@ -13,8 +13,8 @@ use crate::rules::material::{Army, MateChance, mate_chance};
 use crate::text::capitalise_first;
 
 use super::actors::{
-    ASKER_HOLDS, Actor, FLAG_VERBS, OPPONENT_HOLDS, PieceKind, named_asker, piece_letters,
-    piece_word, subject,
+    ASKER_HOLDS, Actor, FLAG_VERBS, OPPONENT_HOLDS, PieceKind, actor_word, named_asker,
+    piece_letters, piece_word, subject,
 };
 use super::claims::Side;
 use super::frame::Frame;
@@ -226,6 +226,7 @@ impl FlagByMaterial {
         }
         if !FLAG_VERBS.iter().any(|v| lower.contains(v))
             && !WIN_ON_TIME.iter().any(|v| lower.contains(v))
+            || no_flag_fell(lower)
         {
             return None;
         }
@@ -392,6 +393,43 @@ fn without_last_captured(mut army: Army, lower: &str, asker: bool) -> Army {
         }
     }
     army
+}
+
+/// Every flag the question names is only supposed, for nobody in particular ("we have to play
+/// on until somebody claims or runs out of time"): no flag fell.
+fn no_flag_fell(lower: &str) -> bool {
+    const ANYBODY: &[&str] = &[
+        "somebody",
+        "someone",
+        "anybody",
+        "anyone",
+        "one of us",
+        "either of us",
+        "whoever",
+        "either player",
+        "a player",
+    ];
+    let mut named = FLAG_VERBS
+        .iter()
+        .flat_map(|v| lower.match_indices(v).map(|(at, _)| at))
+        .peekable();
+    named.peek().is_some()
+        && named.all(|at| {
+            let clause_start = lower[..at]
+                .rfind(['.', '?', '!', ';', ','])
+                .map_or(0, |i| i + 1);
+            let clause =
+                &lower[lower.floor_char_boundary(clause_start.max(at.saturating_sub(40)))..at];
+            // The last one named before the flag is its owner: "somebody said if his flag…"
+            // supposes nothing.
+            let Some(anybody) = ANYBODY.iter().filter_map(|a| clause.rfind(a)).max() else {
+                return false;
+            };
+            !clause[anybody..]
+                .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+                .skip(1)
+                .any(|w| actor_word(w).is_some())
+        })
 }
 
 /// A parent's or coach's story told as the player's own ("my son had king and bishop, the
@@ -1088,6 +1126,16 @@ mod tests {
             Party::Asker,
             "Your opponent wins",
         );
+    }
+
+    #[test]
+    fn a_flag_supposed_for_anybody_is_no_flag_fall() {
+        assert!(read("He traded into king and bishop against my bare king. I said it is an automatic draw; he says we have to keep playing until somebody claims or runs out of time. Who is right?").is_none());
+        assert!(
+            read("I had king and bishop, he had a bare king, and my flag fell. Who wins?")
+                .is_some()
+        );
+        assert!(read("I had king and knight, he had king, knight and pawn. Somebody said if his flag had fallen I would have won. Who is right?").is_some());
     }
 
     #[test]
