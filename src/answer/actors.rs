@@ -123,10 +123,19 @@ pub fn piece_list(text: &str) -> Option<(Vec<PieceKind>, bool)> {
         "a", "an", "one", "two", "three", "the", "single", "and", "plus", "&", "+", "with", "his",
         "her", "my",
     ];
+    // "My king only goes to c1" says where it goes, not that the king is all there is.
+    const ONLY_DOES: &[&str] = &[
+        "goes", "go", "moves", "move", "moved", "went", "lands", "land", "crosses", "passes",
+        "needs", "can", "could", "has", "had", "gets",
+    ];
     let mut kinds = Vec::new();
     let mut whole = false;
-    for word in text.split(|c: char| !(c.is_alphanumeric() || c == '+' || c == '&')) {
-        if word.is_empty() || FILLER.contains(&word) {
+    let mut words = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '+' || c == '&'))
+        .filter(|w| !w.is_empty())
+        .peekable();
+    while let Some(word) = words.next() {
+        if FILLER.contains(&word) {
             continue;
         }
         if matches!(word, "bare" | "lone" | "alone" | "naked")
@@ -150,7 +159,10 @@ pub fn piece_list(text: &str) -> Option<(Vec<PieceKind>, bool)> {
                 }
             }
             None => {
-                whole |= matches!(word, "vs" | "v" | "versus" | "against" | "left" | "only");
+                let only_does =
+                    word == "only" && words.peek().is_some_and(|w| ONLY_DOES.contains(w));
+                whole |= !only_does
+                    && matches!(word, "vs" | "v" | "versus" | "against" | "left" | "only");
                 break;
             }
         }
@@ -516,6 +528,11 @@ mod tests {
             Some((vec![King, Bishop, Knight], true))
         );
         assert_eq!(piece_list("krp left"), Some((vec![King, Rook, Pawn], true)));
+        assert_eq!(piece_list("king only"), Some((vec![King], true)));
+        assert_eq!(
+            piece_list("king only goes to c1"),
+            Some((vec![King], false))
+        );
         assert_eq!(piece_list("k"), None);
         assert_eq!(piece_list("kind of"), None);
         let h = holdings(" my opponent's flag fell. i have k+n, he has k+p. ");

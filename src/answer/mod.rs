@@ -747,6 +747,7 @@ fn tested_move_and_topic(
         Topic::Checkmate | Topic::Stalemate => {
             position::described::promotion_in_words(&frame.lower, game.current())
         }
+        Topic::Promotion => position::described::pawn_to_square(&frame.lower, game.current()),
         _ => None,
     };
     let tested_move = disputed

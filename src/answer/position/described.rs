@@ -16,6 +16,59 @@ pub fn move_in_words(lower: &str, pos: &Chess) -> Option<String> {
     capture_of_piece(lower, pos)
         .or_else(|| capture_on_square(lower, pos))
         .or_else(|| piece_to_square(lower, pos))
+        .or_else(|| pawn_to_square(lower, pos))
+}
+
+/// "Push my d7 pawn to d8 and make a queen", "can my pawn on d7 promote on d8?": the push of
+/// a pawn of the side to move to the square named, as SAN ("d8=Q"), legal or not, for the
+/// legality ruling to judge (a pinned pawn may not advance). A promotion is to the piece
+/// named, a queen when none is.
+pub fn pawn_to_square(lower: &str, pos: &Chess) -> Option<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(
+            r"\bpawn(?:\s+(?:on|from)\s+[a-h][1-8])?\s+(?:to|go(?:es)?\s+to|move(?:s)?\s+to|up\s+to|forward\s+to|onto|promote\s+on|promote\s+at)\s+(?P<sq>[a-h][1-8])\b",
+        )
+        .expect("valid regex")
+    });
+    let to: Square = re.captures(lower)?.name("sq")?.as_str().parse().ok()?;
+    let turn = pos.turn();
+    let board = pos.board();
+    if board.piece_at(to).is_some() {
+        return None;
+    }
+    let back = |steps: u32| {
+        let rank = to.rank() as i32 - turn.fold_wb(1, -1) * steps as i32;
+        (0..8)
+            .contains(&rank)
+            .then(|| Square::from_coords(to.file(), shakmaty::Rank::new(rank as u32)))
+    };
+    let ours = |sq: Square| {
+        board.piece_at(sq)
+            == Some(shakmaty::Piece {
+                color: turn,
+                role: Role::Pawn,
+            })
+    };
+    let start_rank = turn.fold_wb(shakmaty::Rank::Second, shakmaty::Rank::Seventh);
+    let a_pawn_pushes_there = match back(1) {
+        Some(one) if ours(one) => true,
+        Some(one) if board.piece_at(one).is_none() => {
+            back(2).is_some_and(|two| ours(two) && two.rank() == start_rank)
+        }
+        _ => false,
+    };
+    if !a_pawn_pushes_there {
+        return None;
+    }
+    let last_rank = to.rank() == turn.fold_wb(shakmaty::Rank::Eighth, shakmaty::Rank::First);
+    let promotion = if last_rank {
+        let role = super::promotion::piece_named_to_promote(lower).unwrap_or(Role::Queen);
+        format!("={}", role.upper_char())
+    } else {
+        String::new()
+    };
+    Some(format!("{to}{promotion}"))
 }
 
 /// "Promote the pawn to a bishop": the one promotion to that piece the side to move has, as
