@@ -587,6 +587,43 @@ fn reads_as_quantity(number: &str, after: &str) -> bool {
     no_article_part || UNITS.contains(&next)
 }
 
+/// Today's number for an article a question names by its number in an older edition of the
+/// Laws, when the question's words are those of the old article: the quickplay finish was
+/// 10.1 and its draw claim 10.2 until 2017 (today III.1 and III.5); today's 10.2 is about
+/// points, so "claimed a draw under 10.2 with a minute left" means III.5.
+fn former_article(number: &str, query: &str) -> Option<&'static str> {
+    const QUICKPLAY_WORDS: &[&str] = &[
+        "claim",
+        "reklam",
+        "réclam",
+        "quickplay",
+        "quick play",
+        "rapidplay",
+        "two minutes",
+        "2 minutes",
+        "normal means",
+        "on time",
+        "increment",
+        "flag",
+        "time control",
+        "uhr",
+        "pendule",
+        "zeit",
+        "sekunden",
+        "seconds",
+    ];
+    let now = match number {
+        "10.2" => "III.5",
+        "10.1" => "III.1",
+        _ => return None,
+    };
+    let lower = query.to_lowercase();
+    QUICKPLAY_WORDS
+        .iter()
+        .any(|w| lower.contains(w))
+        .then_some(now)
+}
+
 /// Article numbers named in a query, in order ("art. 6.9", "9.6.2", "A.5.3").
 pub fn articles_in_query(query: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -605,6 +642,7 @@ pub fn articles_in_query(query: &str) -> Vec<String> {
             }
             _ => n,
         };
+        let n = former_article(&n, query).map_or(n, String::from);
         if !out.contains(&n) {
             out.push(n);
         }
@@ -1921,6 +1959,14 @@ mod tests {
         assert!(articles_in_query("he had 1.5 seconds left").is_empty());
         assert!(articles_in_query("from 7.15 p.m. on").is_empty());
         assert_eq!(articles_in_query("rule 9.2 at 9.05"), ["9.2"]);
+        assert_eq!(
+            articles_in_query("he claimed a draw under 10.2 with a minute left"),
+            ["III.5"]
+        );
+        assert_eq!(
+            articles_in_query("how many points does 10.2 allow?"),
+            ["10.2"]
+        );
     }
 
     #[test]
