@@ -614,7 +614,7 @@ pub fn sub_questions(question: &str) -> Vec<String> {
         parts.push(pending);
     }
     if parts.len() == 1
-        && let Some(split) = split_or_if(&parts[0])
+        && let Some(split) = split_or_if(&parts[0]).or_else(|| split_and_asking(&parts[0]))
     {
         return split;
     }
@@ -821,6 +821,56 @@ fn items_marked(text: &str, mark: fn(usize) -> String) -> (&str, Vec<String>) {
 
 /// "Can I castle if my king was in check earlier, or if my rook is attacked?" →
 /// ["Can I castle if my king was in check earlier?", "Can I castle if my rook is attacked?"].
+/// "Can I promote to a second queen, and also can I leave it as a pawn?", "where do king and
+/// rook end up, and can I castle on my first move?": a question joined to another by "and"
+/// and an asking word is two questions.
+fn split_and_asking(q: &str) -> Option<Vec<String>> {
+    const ASKING: &[&str] = &[
+        "can", "may", "must", "do", "does", "is", "are", "what", "when", "who", "how", "should",
+        "will", "would", "could", "where", "which",
+    ];
+    let lower = q.to_lowercase();
+    // A question from its first word, or from the first after an opening phrase ("In Chess960,
+    // where…"): not a story that ends in questions.
+    let first_word = |text: &str| {
+        text.split_whitespace()
+            .next()
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string())
+    };
+    let asks = |text: &str| {
+        let opens_asking = |t: &str| first_word(t).is_some_and(|w| ASKING.contains(&w.as_str()));
+        opens_asking(text)
+            || text
+                .split_once(',')
+                .is_some_and(|(_, rest)| opens_asking(rest))
+    };
+    if lower.split_whitespace().count() > 45 {
+        return None;
+    }
+    let (cut, skip) = [", and also ", " and also ", ", and "]
+        .iter()
+        .filter_map(|sep| lower.find(sep).map(|i| (i, sep.len())))
+        .find(|&(i, skip)| {
+            let next = lower[i + skip..]
+                .split_whitespace()
+                .next()
+                .unwrap_or_default();
+            ASKING.contains(&next)
+        })?;
+    let first = q[..cut].trim();
+    let second = q[cut + skip..].trim();
+    let words = |s: &str| s.split_whitespace().count();
+    let one_sentence = !lower[..cut].contains(['.', '!', '?']);
+    if !one_sentence || !asks(&lower[..cut]) || words(first) < 4 || words(second) < 4 {
+        return None;
+    }
+    let mut second = second.to_string();
+    if let Some(c) = second.get(..1) {
+        second.replace_range(..1, &c.to_uppercase());
+    }
+    Some(vec![format!("{}?", first.trim_end_matches('?')), second])
+}
+
 fn split_or_if(q: &str) -> Option<Vec<String>> {
     let lower = q.to_lowercase();
     let (cut, skip) = [", or if ", " or if ", ", or when ", "; or if "]
@@ -1417,6 +1467,24 @@ mod tests {
         assert_eq!(
             sub_questions("Is fivefold automatic? Does threefold need three moves in a row?").len(),
             2
+        );
+        assert_eq!(
+            sub_questions(
+                "In Chess960, where do the king and rook end up after castling on the g-side, and can I castle on my very first move?"
+            ),
+            [
+                "In Chess960, where do the king and rook end up after castling on the g-side?",
+                "Can I castle on my very first move?"
+            ]
+        );
+        assert_eq!(
+            sub_questions("You are playing as black, and are well into the endgame. What now?")
+                .len(),
+            1
+        );
+        assert_eq!(
+            sub_questions("A phone rang in my pocket. Can I say it is someone else's, and would that avoid a penalty?").len(),
+            1
         );
         assert_eq!(
             sub_questions("Isn't the default time thirty minutes? Shouldn't I have won?").len(),
