@@ -149,14 +149,44 @@ static CONTROL: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The base minutes, increment seconds and kind of game of a [`CONTROL`] match.
-fn control_of(c: &regex::Captures) -> Option<(u32, u32, GameKind)> {
+fn control_of(q: &str, c: &regex::Captures) -> Option<(u32, u32, GameKind)> {
     let group = |names: [&str; 3]| names.iter().find_map(|n| c.name(n));
     let base = number(group(["b1", "b2", "b3"])?.as_str())?;
     let increment = match group(["i1", "i2", "i3"]) {
+        Some(_) if time_left(q, c) => 0,
         Some(m) => number(m.as_str())?,
         None => 0,
     };
     Some((base, increment, GameKind::of_minutes(base + increment)?))
+}
+
+/// Seconds written after minutes that are time on a clock, not an increment ("5 minutes, no
+/// increment; a player with 40 seconds left"): "no increment" between them, or "left" after.
+fn time_left(q: &str, c: &regex::Captures) -> bool {
+    let (Some(whole), Some(seconds)) = (c.get(0), c.name("i3")) else {
+        return false;
+    };
+    let between = &q[whole.start()..seconds.start()];
+    let after = q[whole.end()..].trim_start();
+    [
+        "no increment",
+        "without increment",
+        "without an increment",
+        "no delay",
+    ]
+    .iter()
+    .any(|w| between.contains(w))
+        || [
+            "left",
+            "remaining",
+            "to go",
+            "on the clock",
+            "on his clock",
+            "on her clock",
+            "on my clock",
+        ]
+        .iter()
+        .any(|w| after.starts_with(w))
 }
 
 fn number(text: &str) -> Option<u32> {
@@ -203,7 +233,7 @@ impl TimeControlVerdict {
         } else {
             return None;
         };
-        let (base, increment, kind) = control_of(&c)?;
+        let (base, increment, kind) = control_of(q, &c)?;
         Some(TimeControlVerdict {
             base_minutes: base,
             increment_seconds: increment,
@@ -282,7 +312,7 @@ pub fn misnamed_kind(frame: &Frame) -> Option<String> {
     let c = CONTROL
         .captures_iter(q)
         .find(|c| c.name("b1").is_some() || c.name("b2").is_some() || c.name("i3").is_some())?;
-    let (base, increment, kind) = control_of(&c)?;
+    let (base, increment, kind) = control_of(q, &c)?;
     // Named as the game's kind: not "blitzing out moves", "like in blitz", "not a rapid game".
     let named: Vec<GameKind> = super::frame::without_false_setting_cues(q)
         .split(|ch: char| !ch.is_alphabetic())
