@@ -120,6 +120,46 @@ fn opp_as_opponent(text: &str) -> std::borrow::Cow<'_, str> {
     OPP.replace_all(text, "${1}pponent$2")
 }
 
+/// The names other chess traditions give the pieces and check, as players write them in
+/// English ("the horse", "my soldier", "the elephant", "his tower", "a second lady", "gives
+/// chess to my king", "make castle"), written as the Laws name them.
+pub(super) fn calques_as_chess_terms(text: &str) -> std::borrow::Cow<'_, str> {
+    static CALQUE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)\b(horse|horses|soldier|soldiers|elephant|elephants|tower|towers|lady|ladies|(?:give|gives|gave|giving|given)\s+(?:a\s+)?chess|make\s+(?:a\s+)?castle|made\s+(?:a\s+)?castle)\b",
+        )
+        .expect("valid regex")
+    });
+    const CUES: [&str; 7] = ["horse", "soldier", "elephant", "tower", "lad", "chess", "castle"];
+    let lower = text.to_lowercase();
+    if !CUES.iter().any(|c| lower.contains(c)) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    CALQUE.replace_all(text, |c: &regex::Captures| {
+        let word = c[1].to_lowercase();
+        let term = match word.split_whitespace().next().unwrap_or_default() {
+            "horse" => "knight",
+            "horses" => "knights",
+            "soldier" => "pawn",
+            "soldiers" => "pawns",
+            "elephant" => "bishop",
+            "elephants" => "bishops",
+            "tower" => "rook",
+            "towers" => "rooks",
+            "lady" => "queen",
+            "ladies" => "queens",
+            "give" => "give check",
+            "gives" => "gives check",
+            "gave" => "gave check",
+            "giving" => "giving check",
+            "given" => "given check",
+            "make" => "castle",
+            _ => "castled",
+        };
+        term.to_string()
+    })
+}
+
 /// "Castle" used as a name for the rook ("can a pawn take the castle?", "his other castle")
 /// written as "rook": after a determiner it names a piece, unless a word of castling follows
 /// ("the castle rights", "a castle kingside").
@@ -167,6 +207,7 @@ fn castle_as_rook(text: &str) -> std::borrow::Cow<'_, str> {
 /// lone "K" is there too (otherwise it is more likely "player B").
 pub fn spell_out_pieces(text: &str) -> String {
     let text = &opp_as_opponent(text);
+    let text = &calques_as_chess_terms(text);
     let text = &castle_as_rook(text);
     let is_letter_token = |t: &str, l: &str| t == l;
     let tokens: Vec<&str> = text
@@ -1201,6 +1242,10 @@ mod tests {
         assert_eq!(
             spell_out_pieces("can a pawn take the castle if his other castle backs him up?"),
             "can a pawn take the rook if his other rook backs him up?"
+        );
+        assert_eq!(
+            spell_out_pieces("my soldier reach last line, I want new lady; his horse gives chess to my king, I make castle"),
+            "my pawn reach last line, I want new queen; his knight gives check to my king, I castle"
         );
         assert_eq!(
             spell_out_pieces("opp flagged, my opp's queen and the opps"),

@@ -467,6 +467,7 @@ impl Arbiter {
     /// The answer to a question in English (or read in English), with its position if any.
     fn answer_in_english(&self, req: &AskRequest, question: &str) -> Result<Answer, AnswerError> {
         if req.has_position() {
+            let question = &frame::calques_as_chess_terms(question);
             let frame = Frame::read(question);
             let hits = self
                 .index

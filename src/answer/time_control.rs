@@ -372,6 +372,19 @@ mod tests {
     }
 
     #[test]
+    fn seconds_left_on_a_clock_are_no_increment() {
+        let note = |q: &str| misnamed_kind(&Frame::read(q));
+        assert_eq!(
+            note("In the blitz section (5 minutes, no increment) a player with 40 seconds left claims a draw."),
+            None
+        );
+        assert_eq!(
+            kind("Is 5 minutes with 3 seconds increment blitz or rapid?"),
+            Some((5, 3, GameKind::Blitz))
+        );
+    }
+
+    #[test]
     fn a_result_that_counts_as_a_win_classifies_no_time_control() {
         assert_eq!(
             kind(
