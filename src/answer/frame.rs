@@ -130,7 +130,9 @@ pub(super) fn calques_as_chess_terms(text: &str) -> std::borrow::Cow<'_, str> {
         )
         .expect("valid regex")
     });
-    const CUES: [&str; 7] = ["horse", "soldier", "elephant", "tower", "lad", "chess", "castle"];
+    const CUES: [&str; 7] = [
+        "horse", "soldier", "elephant", "tower", "lad", "chess", "castle",
+    ];
     let lower = text.to_lowercase();
     if !CUES.iter().any(|c| lower.contains(c)) {
         return std::borrow::Cow::Borrowed(text);
@@ -1244,7 +1246,9 @@ mod tests {
             "can a pawn take the rook if his other rook backs him up?"
         );
         assert_eq!(
-            spell_out_pieces("my soldier reach last line, I want new lady; his horse gives chess to my king, I make castle"),
+            spell_out_pieces(
+                "my soldier reach last line, I want new lady; his horse gives chess to my king, I make castle"
+            ),
             "my pawn reach last line, I want new queen; his knight gives check to my king, I castle"
         );
         assert_eq!(

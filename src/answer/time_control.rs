@@ -375,7 +375,9 @@ mod tests {
     fn seconds_left_on_a_clock_are_no_increment() {
         let note = |q: &str| misnamed_kind(&Frame::read(q));
         assert_eq!(
-            note("In the blitz section (5 minutes, no increment) a player with 40 seconds left claims a draw."),
+            note(
+                "In the blitz section (5 minutes, no increment) a player with 40 seconds left claims a draw."
+            ),
             None
         );
         assert_eq!(
