@@ -130,8 +130,21 @@ pub(super) fn calques_as_chess_terms(text: &str) -> std::borrow::Cow<'_, str> {
         )
         .expect("valid regex")
     });
-    const CUES: [&str; 7] = [
-        "horse", "soldier", "elephant", "tower", "lad", "chess", "castle",
+    // Cheap cues first: most questions have none, and the regex would cost more on them.
+    const CUES: [&str; 13] = [
+        "horse",
+        "soldier",
+        "elephant",
+        "tower",
+        "lady",
+        "ladies",
+        "give chess",
+        "gives chess",
+        "gave chess",
+        "giving chess",
+        "given chess",
+        "e a chess",
+        "e castle",
     ];
     let lower = text.to_lowercase();
     if !CUES.iter().any(|c| lower.contains(c)) {
