@@ -188,6 +188,27 @@ fn law_setting_fit(page: &str, asked: &[Setting], t: &MatchTuning) -> f32 {
     }
 }
 
+/// Whether the asker numbered the questions ("(1) … (2) …", "1. … 2. …", "a) … b) …").
+fn numbered(question: &str) -> bool {
+    [("1)", "2)"), ("1.", "2."), ("a)", "b)")]
+        .iter()
+        .any(|(first, second)| {
+            question
+                .find(first)
+                .is_some_and(|at| question[at..].contains(second))
+        })
+}
+
+/// A part that names its own kind of game ("(1) in a 5-minute blitz game …? (2) in our
+/// 45-minute rapid …?") is matched in that setting, not in all the question names.
+fn own_settings(frame: &Frame, part: &str) -> Option<Frame> {
+    let settings = super::frame::settings_in(&super::frame::lowered(part));
+    (!settings.is_empty() && settings != frame.settings).then(|| Frame {
+        settings,
+        ..frame.clone()
+    })
+}
+
 /// How much surer a later part's match must be than the first part's to answer first (0.05
 /// to 0.3 all did as well on dev; 0.1 lost no question there).
 const LEAD_MARGIN: f32 = 0.1;
@@ -765,14 +786,18 @@ impl Arbiter {
                 let hits = self
                     .index
                     .search_with(&self.book, part, 10, SearchMode::ANSWER);
-                if let Some(m) = self.match_part(part, frame, &hits)
+                let own = own_settings(frame, part);
+                if let Some(m) = self.match_part(part, own.as_ref().unwrap_or(frame), &hits)
                     && !chosen.iter().any(|c| c.passage == m.passage)
                 {
                     chosen.push(m);
                 }
             }
         }
-        lead_with_the_surest(&mut chosen);
+        // Numbered questions are answered in their order; otherwise a preamble may give way.
+        if !numbered(question) {
+            lead_with_the_surest(&mut chosen);
+        }
         if chosen.len() < 2 {
             chosen.clear();
             if let Some(m) = meaningful
@@ -953,6 +978,30 @@ fn defines(title: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbered_questions_are_recognised() {
+        assert!(numbered(
+            "Two things: (1) can I claim? (2) can I ask for an increment?"
+        ));
+        assert!(numbered("1. Is it mate? 2. Who wins?"));
+        assert!(!numbered(
+            "How does claiming work? Can they claim at move 51?"
+        ));
+    }
+
+    #[test]
+    fn a_part_with_its_own_kind_of_game_is_matched_in_it() {
+        let frame = Frame::read(
+            "(1) In a 5-minute blitz game can I claim? (2) In our 45-minute rapid can I ask for an increment?",
+        );
+        let own = own_settings(
+            &frame,
+            "(2) In our 45-minute rapid can I ask for an increment?",
+        )
+        .expect("own setting");
+        assert_eq!(own.settings, [Setting::Rapid]);
+    }
 
     #[test]
     fn a_much_surer_later_part_answers_first() {
