@@ -221,6 +221,8 @@ impl FlagByMaterial {
         let lower = lettered.as_ref().unwrap_or(&frame.lower);
         let first_person = for_the_player(lower);
         let lower = first_person.as_ref().unwrap_or(lower);
+        let flagged_with = army_beside_the_flag(lower);
+        let lower = flagged_with.as_ref().unwrap_or(lower);
         if lower.contains("both flags") || lower.contains("both players ran out") {
             return None;
         }
@@ -430,6 +432,30 @@ fn no_flag_fell(lower: &str) -> bool {
                 .skip(1)
                 .any(|w| actor_word(w).is_some())
         })
+}
+
+/// A chat-style flag story whose army is told a few words after the flag ("flagged in a 3+0
+/// blitz with K+P vs his K+N", "I lost on time in round 5 with a rook"), or whose subject is
+/// left out at the start ("flagged with …" is the asker's): the army is the flagger's, written
+/// as the reading of armies expects it ("i flagged with k+p …").
+fn army_beside_the_flag(lower: &str) -> Option<String> {
+    static BESIDE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"\b(flagged|timed out|lost on time|ran out of time) (?:in|at|during|on) [^.,;?!]{0,40}? with ",
+        )
+        .expect("valid regex")
+    });
+    const UNSAID_ASKER: [&str; 4] = ["flagged", "timed out", "lost on time", "ran out of time"];
+    let trimmed = lower.trim_start();
+    let opens_with_flag = UNSAID_ASKER.iter().any(|v| trimmed.starts_with(v));
+    if !opens_with_flag && !BESIDE.is_match(lower) {
+        return None;
+    }
+    let mut text = BESIDE.replace_all(lower, "$1 with ").into_owned();
+    if opens_with_flag {
+        text = format!(" i {}", text.trim_start());
+    }
+    Some(text)
 }
 
 /// A parent's or coach's story told as the player's own ("my son had king and bishop, the
@@ -1125,6 +1151,20 @@ mod tests {
             "I had king and dark-squared bishop, he had king and light-squared bishop. My flag fell. Result?",
             Party::Asker,
             "Your opponent wins",
+        );
+    }
+
+    #[test]
+    fn an_army_told_after_the_flag_is_the_flaggers() {
+        assert_verdict(
+            "Flagged in a 3+0 blitz with K+P vs his K+N. Arbiter gave him the win but a lone knight cant mate?? was i robbed",
+            Party::Asker,
+            "Your opponent wins",
+        );
+        assert_verdict(
+            "I lost on time in round 5 with king and rook against his bare king. Is that right?",
+            Party::Asker,
+            "It is a draw",
         );
     }
 
