@@ -59,5 +59,38 @@ pub fn legal_move(ask: &PositionAsk, mv: &str) -> Ruled {
         None => Ruled::default(),
     };
     ruled.claim(ask.claim(ClaimSubject::LegalMove { mv: mv.to_string() }));
+    // An illegal promotion: the legal ones, claimed after the move asked about.
+    if ask.report.move_check.as_ref().is_some_and(|mc| !mc.legal) && mv.contains('=') {
+        let others = other_promotions(ask, mv);
+        if !others.is_empty() {
+            ruled.detail.insert(
+                0,
+                format!(
+                    "A promotion is still possible another way: {}.",
+                    others.join(" or ")
+                ),
+            );
+        }
+        for other in others {
+            ruled.claim(ask.claim(ClaimSubject::LegalMove { mv: other }));
+        }
+    }
     ruled
+}
+
+/// The promotions to a queen on another square that are legal when the one asked about is not
+/// ("d8=Q is illegal … dxe8=Q is legal"); a piece that may not be chosen (a8=K) is the rule's
+/// own answer.
+fn other_promotions(ask: &PositionAsk, mv: &str) -> Vec<String> {
+    let square = |s: &str| {
+        s.split('=')
+            .next()
+            .map(|m| m[m.len().saturating_sub(2)..].to_string())
+    };
+    ask.report
+        .legal_moves_san
+        .iter()
+        .filter(|s| s.contains("=Q") && square(s) != square(mv))
+        .cloned()
+        .collect()
 }
