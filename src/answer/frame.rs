@@ -344,9 +344,36 @@ fn kind_of(q: &str) -> QuestionKind {
     match kind {
         // "Do I win or is it a draw?" offers a choice: a bare "No" would not decide it.
         QuestionKind::ResultYesNo if asked.contains(" or ") => QuestionKind::Result,
+        // "Do I wait for a claim or do I step in?" asks which of two: a bare "Yes" answers
+        // neither.
+        QuestionKind::YesNo if offers_two_courses(asked) => QuestionKind::Ruling,
         QuestionKind::Other if !q.contains('?') => QuestionKind::Statement,
         kind => kind,
     }
+}
+
+/// A yes/no question that offers two courses, each with its own asking verb ("…, or do I…",
+/// "… or should he…").
+fn offers_two_courses(asked: &str) -> bool {
+    const SECOND: &[&str] = &[
+        " or do i ",
+        " or should i ",
+        " or must i ",
+        " or can i ",
+        " or do we ",
+        " or should we ",
+        " or does he ",
+        " or does she ",
+        " or should he ",
+        " or should she ",
+        " or must he ",
+        " or must she ",
+        " or do you ",
+        " or should the ",
+        " or does the ",
+        " or must the ",
+    ];
+    SECOND.iter().any(|s| asked.contains(s))
 }
 
 /// Swear words and the like that only add force ("what the fuck is en passant", "how on earth
@@ -1454,6 +1481,11 @@ mod tests {
         assert_eq!(k("Why can't my king take his queen?"), QuestionKind::Open);
         assert_eq!(k("I took his king. Do I win?"), QuestionKind::ResultYesNo);
         assert_eq!(k("Do I lose or is it a draw?"), QuestionKind::Result);
+        assert_eq!(
+            k("Do I wait for a claim or do I step in?"),
+            QuestionKind::Ruling
+        );
+        assert_eq!(k("Can I castle here?"), QuestionKind::YesNo);
         assert_eq!(
             k("Rook under attack should not be allowed to castle"),
             QuestionKind::Statement
