@@ -219,17 +219,20 @@ impl FlagByMaterial {
                 .replace("player 2", "player b")
         });
         let lower = lettered.as_ref().unwrap_or(&frame.lower);
-        let first_person = for_the_player(lower);
-        let lower = first_person.as_ref().unwrap_or(lower);
-        let flagged_with = army_beside_the_flag(lower);
-        let lower = flagged_with.as_ref().unwrap_or(lower);
         if lower.contains("both flags") || lower.contains("both players ran out") {
             return None;
         }
         if !FLAG_VERBS.iter().any(|v| lower.contains(v))
             && !WIN_ON_TIME.iter().any(|v| lower.contains(v))
-            || no_flag_fell(lower)
         {
+            return None;
+        }
+        // Rewritten only for a question that names a flag: they keep every flag word.
+        let first_person = for_the_player(lower);
+        let lower = first_person.as_ref().unwrap_or(lower);
+        let flagged_with = army_beside_the_flag(lower);
+        let lower = flagged_with.as_ref().unwrap_or(lower);
+        if no_flag_fell(lower) {
             return None;
         }
         // "The opponent (white) has a bishop": the colour in brackets is read by `named_asker`.

@@ -120,6 +120,14 @@ fn opp_as_opponent(text: &str) -> std::borrow::Cow<'_, str> {
     OPP.replace_all(text, "${1}pponent$2")
 }
 
+/// Whether `text` holds `word` (ASCII), whatever its letters' case, without lower-casing a
+/// copy of the text: the cheap test before a rewrite's regex.
+fn mentions(text: &str, word: &str) -> bool {
+    text.as_bytes()
+        .windows(word.len())
+        .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
+}
+
 /// The names other chess traditions give the pieces and check, as players write them in
 /// English ("the horse", "my soldier", "the elephant", "his tower", "a second lady", "gives
 /// chess to my king", "make castle"), written as the Laws name them.
@@ -146,8 +154,7 @@ pub(super) fn calques_as_chess_terms(text: &str) -> std::borrow::Cow<'_, str> {
         "e a chess",
         "e castle",
     ];
-    let lower = text.to_lowercase();
-    if !CUES.iter().any(|c| lower.contains(c)) {
+    if !CUES.iter().any(|c| mentions(text, c)) {
         return std::borrow::Cow::Borrowed(text);
     }
     CALQUE.replace_all(text, |c: &regex::Captures| {
@@ -196,11 +203,7 @@ fn castle_as_rook(text: &str) -> std::borrow::Cow<'_, str> {
         "rule",
         "rules",
     ];
-    let names_castle = text
-        .as_bytes()
-        .windows("castle".len())
-        .any(|w| w.eq_ignore_ascii_case(b"castle"));
-    if !names_castle {
+    if !mentions(text, "castle") {
         return std::borrow::Cow::Borrowed(text);
     }
     PIECE.replace_all(text, |c: &regex::Captures| {
@@ -902,8 +905,6 @@ fn items_marked(text: &str, mark: fn(usize) -> String) -> (&str, Vec<String>) {
     (introduction, items)
 }
 
-/// "Can I castle if my king was in check earlier, or if my rook is attacked?" →
-/// ["Can I castle if my king was in check earlier?", "Can I castle if my rook is attacked?"].
 /// "Can I promote to a second queen, and also can I leave it as a pawn?", "where do king and
 /// rook end up, and can I castle on my first move?": a question joined to another by "and"
 /// and an asking word is two questions.
@@ -947,13 +948,14 @@ fn split_and_asking(q: &str) -> Option<Vec<String>> {
     if !one_sentence || !asks(&lower[..cut]) || words(first) < 4 || words(second) < 4 {
         return None;
     }
-    let mut second = second.to_string();
-    if let Some(c) = second.get(..1) {
-        second.replace_range(..1, &c.to_uppercase());
-    }
-    Some(vec![format!("{}?", first.trim_end_matches('?')), second])
+    Some(vec![
+        format!("{}?", first.trim_end_matches('?')),
+        crate::text::capitalise_first(second),
+    ])
 }
 
+/// "Can I castle if my king was in check earlier, or if my rook is attacked?" →
+/// ["Can I castle if my king was in check earlier?", "Can I castle if my rook is attacked?"].
 fn split_or_if(q: &str) -> Option<Vec<String>> {
     let lower = q.to_lowercase();
     let (cut, skip) = [", or if ", " or if ", ", or when ", "; or if "]

@@ -37,31 +37,20 @@ pub fn pawn_to_square(lower: &str, pos: &Chess) -> Option<String> {
     if board.piece_at(to).is_some() {
         return None;
     }
-    let back = |steps: u32| {
-        let rank = to.rank() as i32 - turn.fold_wb(1, -1) * steps as i32;
-        (0..8)
-            .contains(&rank)
-            .then(|| Square::from_coords(to.file(), shakmaty::Rank::new(rank as u32)))
-    };
-    let ours = |sq: Square| {
-        board.piece_at(sq)
-            == Some(shakmaty::Piece {
-                color: turn,
-                role: Role::Pawn,
-            })
-    };
-    let start_rank = turn.fold_wb(shakmaty::Rank::Second, shakmaty::Rank::Seventh);
-    let a_pawn_pushes_there = match back(1) {
+    // The squares one and two ranks behind `to`, seen from the side to move.
+    let behind = |ranks: i32| to.offset(turn.fold_wb(-8, 8) * ranks);
+    let ours = |sq: Square| board.piece_at(sq) == Some(turn.pawn());
+    let a_pawn_pushes_there = match behind(1) {
         Some(one) if ours(one) => true,
-        Some(one) if board.piece_at(one).is_none() => {
-            back(2).is_some_and(|two| ours(two) && two.rank() == start_rank)
-        }
+        Some(one) if board.piece_at(one).is_none() => behind(2).is_some_and(|two| {
+            ours(two) && two.rank() == turn.relative_rank(shakmaty::Rank::Second)
+        }),
         _ => false,
     };
     if !a_pawn_pushes_there {
         return None;
     }
-    let last_rank = to.rank() == turn.fold_wb(shakmaty::Rank::Eighth, shakmaty::Rank::First);
+    let last_rank = to.rank() == turn.relative_rank(shakmaty::Rank::Eighth);
     let promotion = if last_rank {
         let role = super::promotion::piece_named_to_promote(lower).unwrap_or(Role::Queen);
         format!("={}", role.upper_char())
