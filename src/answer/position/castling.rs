@@ -1,10 +1,13 @@
 //! Castling: the right to castle (lost for good, 3.8.2.1) and castling now (prevented for the
 //! moment, 3.8.2.2), for the side the question asks about — which need not be the side to move.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
 use shakmaty::CastlingMode;
 
 use super::{PositionAsk, PositionRuling, Ruled, lower_first, side_name};
-use crate::answer::actors::subject;
+use crate::answer::actors::{Actor, subject};
 use crate::answer::claims::{ClaimSubject, Side, Wing, castling_status};
 use crate::answer::intent::Topic;
 use crate::answer::polarity::{
@@ -44,6 +47,10 @@ impl PositionRuling for Castling {
             });
         }
         ruled.decision = merged(&parts).unwrap_or_else(|| joined(&parts));
+        if let Some(moved) = reported_move(ask, side, &wings) {
+            ruled.decision = moved.overruling(side, &ruled.decision);
+            ruled.deciding.insert(0, "3.8.2.1".into());
+        }
         if side == ask.mover() && (ask.report.in_check || ask.mentions(&["check"])) {
             ruled.claim(ask.claim(ClaimSubject::InCheck));
         }
@@ -205,4 +212,95 @@ fn on_turn_of(ask: &PositionAsk, side: Side, wing: Wing) -> Option<CastlingStatu
         cs,
         ask.game.right_lost_by(side.color(), cs),
     ))
+}
+
+/// A king or rook the question says moved earlier in the game: a FEN cannot show it (its
+/// castling field is the asker's word too), so the right is lost for good whatever the field
+/// says (3.8.2.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ReportedMove {
+    King,
+    Rook(Option<Wing>),
+}
+
+impl ReportedMove {
+    /// The decision for a right the FEN keeps but the asker's story has lost, the checker's
+    /// reading of the position kept after it.
+    fn overruling(self, side: Side, by_the_fen: &str) -> String {
+        let name = side_name(side);
+        let lost = match self {
+            ReportedMove::King => format!(
+                "No, if {name}'s king has already moved in this game: the right to castle is then lost for good on both sides, even if the king went back to its square (3.8.2.1)."
+            ),
+            ReportedMove::Rook(wing) => format!(
+                "No, not with a rook that has already moved in this game: the right to castle with it is lost for good, even if it went back to its corner (3.8.2.1){}.",
+                wing.map_or(String::new(), |w| format!(
+                    "; castling {} is what it took away",
+                    wing_words(w)
+                ))
+            ),
+        };
+        format!(
+            "{lost} The position as given still marks the right; read alone, it says: {}",
+            lower_first(&without_bare_yes_or_no(by_the_fen))
+        )
+    }
+}
+
+/// Who moved what, as the question tells it: "my king went to f1 and came back", "he had
+/// moved his h-rook", "the king has moved before". Negations ("has not moved", "never moved")
+/// are not read; nor is a move that is only supposed ("if my king moves").
+static MOVED: LazyLock<[Regex; 2]> = LazyLock::new(|| {
+    let owner = r"(?P<owner>my|his|her|their|the|white's|black's|white|black)";
+    let piece = r"(?P<piece>king|(?P<wing>[ah]-?|king-?side |queen-?side )?rook)";
+    let verb = r"(?:moved|went|came back|returned|stepped|walked)";
+    let story = format!(
+        r"\b{owner}\s+{piece}\s+(?:(?:has|had|was|already|previously|earlier|once|before|been)\s+)*{verb}\b"
+    );
+    let deed =
+        format!(r"\b(?:i|he|she|they|white|black) (?:had |has )?moved\s+{owner}\s+{piece}\b");
+    [story, deed].map(|p| Regex::new(&p).expect("moved-piece regex"))
+});
+
+/// The reported move of `side`'s king or of a rook on an asked wing, when the position still
+/// keeps a right the report takes away.
+fn reported_move(ask: &PositionAsk, side: Side, wings: &[Wing]) -> Option<ReportedMove> {
+    if !(ask.mentions(&[
+        "moved",
+        "went",
+        "came back",
+        "returned",
+        "stepped",
+        "walked",
+    ])) {
+        return None;
+    }
+    let caps = MOVED
+        .iter()
+        .flat_map(|re| re.captures_iter(&ask.lower))
+        .find(|c| {
+            let owner = match &c["owner"] {
+                "my" => Some(Actor::Asker),
+                "his" | "her" | "their" => Some(Actor::Opponent),
+                "white" | "white's" => Some(Actor::White),
+                "black" | "black's" => Some(Actor::Black),
+                _ => None,
+            };
+            owner.is_none_or(|o| ask.actors.side_or_mover(Some(&o)) == side)
+        })?;
+    let moved = if &caps["piece"] == "king" {
+        ReportedMove::King
+    } else {
+        ReportedMove::Rook(caps.name("wing").map(|w| match w.as_str().as_bytes()[0] {
+            b'a' | b'q' => Wing::Queenside,
+            _ => Wing::Kingside,
+        }))
+    };
+    let keeps = |w: Wing| castling_status(ask.report, side, w).right;
+    let kept = match moved {
+        ReportedMove::King => wings.iter().any(|&w| keeps(w)),
+        ReportedMove::Rook(Some(w)) => wings.contains(&w) && keeps(w),
+        ReportedMove::Rook(None) => wings.len() == 1 && keeps(wings[0]),
+    };
+    kept.then_some(moved)
 }
