@@ -233,6 +233,35 @@ fn lead_with_the_surest(chosen: &mut [PartMatch]) {
     }
 }
 
+/// Whether a later part is marked as a question of its own ("And a separate thing: …", "Another
+/// question: …", "Unrelated, but …", "By the way, …"): then the first is not a preamble, and the
+/// asker's order stands.
+fn marked_separate(parts: &[String]) -> bool {
+    const CUES: &[&str] = &[
+        "separate",
+        "another question",
+        "another thing",
+        "one more",
+        "second question",
+        "different question",
+        "unrelated",
+        "on another note",
+        "by the way",
+        "btw",
+        "p.s",
+        "ps:",
+    ];
+    parts.iter().skip(1).any(|part| {
+        let lower = part.trim_start().to_lowercase();
+        let opening = lower
+            .strip_prefix("and ")
+            .or_else(|| lower.strip_prefix("also "))
+            .unwrap_or(&lower);
+        let opening = opening.strip_prefix("a ").unwrap_or(opening);
+        CUES.iter().any(|c| opening.starts_with(c))
+    })
+}
+
 /// What a ruling that depends on the position adds when none was given.
 const ASK_FOR_THE_POSITION: &str = " Whether it holds in your game depends on the position: give it as FEN or PGN (or the moves played) and I will check it with the rules checker.";
 
@@ -794,8 +823,9 @@ impl Arbiter {
                 }
             }
         }
-        // Numbered questions are answered in their order; otherwise a preamble may give way.
-        if !numbered(question) {
+        // Numbered questions, and parts the asker marks as separate, are answered in their
+        // order; otherwise a preamble may give way.
+        if !numbered(question) && !marked_separate(&frame.parts) {
             lead_with_the_surest(&mut chosen);
         }
         if chosen.len() < 2 {
@@ -1019,6 +1049,23 @@ mod tests {
         let mut chosen = [part(1, 0.6), part(2, 0.65)];
         lead_with_the_surest(&mut chosen);
         assert_eq!(order(&chosen), [1, 2]);
+    }
+
+    #[test]
+    fn parts_marked_separate_keep_their_order() {
+        let parts = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(marked_separate(&parts(&[
+            "What do I do about my opponent's noise?",
+            "And a separate thing: can I castle out of check?"
+        ])));
+        assert!(marked_separate(&parts(&[
+            "Can I resign?",
+            "By the way, is 10+5 rapid?"
+        ])));
+        assert!(!marked_separate(&parts(&[
+            "How does claiming work?",
+            "Can they claim any time between the 50th and 75th move?"
+        ])));
     }
 
     #[test]
