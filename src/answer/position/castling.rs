@@ -233,8 +233,8 @@ impl ReportedMove {
                 "No, if {name}'s king has already moved in this game: the right to castle is then lost for good on both sides, even if the king went back to its square (3.8.2.1)."
             ),
             ReportedMove::Rook(wing) => format!(
-                "No, not with a rook that has already moved in this game: the right to castle with it{} is lost for good, even if it went back to its corner (3.8.2.1).",
-                wing.map_or(String::new(), |w| format!(" ({})", wing_words(w)))
+                "No, not with a rook that has already moved in this game: the right to castle{} with it is lost for good, even if it went back to its corner (3.8.2.1).",
+                wing.map_or(String::new(), |w| format!(" {}", wing_words(w)))
             ),
         };
         format!(
