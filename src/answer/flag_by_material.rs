@@ -401,7 +401,8 @@ fn without_last_captured(mut army: Army, lower: &str, asker: bool) -> Army {
 }
 
 /// Every flag the question names is only supposed, for nobody in particular ("we have to play
-/// on until somebody claims or runs out of time"): no flag fell.
+/// on until somebody claims or runs out of time"), or only aimed at ("he is just trying to flag
+/// him", "playing for the flag"): no flag fell.
 fn no_flag_fell(lower: &str) -> bool {
     const ANYBODY: &[&str] = &[
         "somebody",
@@ -420,6 +421,13 @@ fn no_flag_fell(lower: &str) -> bool {
         .peekable();
     named.peek().is_some()
         && named.all(|at| {
+            let before = &lower[..at];
+            if ["to ", "for the ", "for a "]
+                .iter()
+                .any(|aim| before.ends_with(aim))
+            {
+                return true;
+            }
             let clause_start = lower[..at]
                 .rfind(['.', '?', '!', ';', ','])
                 .map_or(0, |i| i + 1);
@@ -1174,6 +1182,8 @@ mod tests {
     #[test]
     fn a_flag_supposed_for_anybody_is_no_flag_fall() {
         assert!(read("He traded into king and bishop against my bare king. I said it is an automatic draw; he says we have to keep playing until somebody claims or runs out of time. Who is right?").is_none());
+        // A flag only aimed at.
+        assert!(read("My player has 40 seconds left in a R vs R ending and his opponent is just trying to flag him. Can he claim a draw under III.5?").is_none());
         assert!(
             read("I had king and bishop, he had a bare king, and my flag fell. Who wins?")
                 .is_some()
