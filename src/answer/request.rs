@@ -166,8 +166,18 @@ pub fn position_in_question(question: &str) -> Option<InlinePosition> {
     let question = &crate::rules::notation::letters_for_figurines(question);
     match FEN_IN_TEXT.captures(question) {
         Some(found) => fen_and_moves(question, &found),
+        // A Chess960 game's moves start from its own position, which a move list does not give.
+        None if names_chess960(question) => None,
         None => game_moves(question),
     }
+}
+
+/// Whether the question is about a Chess960 (Fischer random) game.
+fn names_chess960(question: &str) -> bool {
+    let lower = question.to_lowercase();
+    ["960", "fischer random", "fischerandom", "freestyle chess"]
+        .iter()
+        .any(|w| lower.contains(w))
 }
 
 /// [`position_in_question`] for a FEN found in the text.
@@ -470,6 +480,12 @@ mod tests {
         .unwrap();
         assert_eq!(fen, "3k4/8/8/p2p2p1/P2P2P1/8/3p4/3K4 w - - 0 1");
         assert_eq!(rest, "Dead? (https://lichess.org/analysis/standard/ )");
+    }
+
+    #[test]
+    fn a_chess960_game_is_not_replayed_from_the_standard_start() {
+        assert!(position_in_question("Chess960: after 1.g3 e6 2.Bg2 can White castle?").is_none());
+        assert!(position_in_question("After 1.g3 e6 2.Bg2 can White castle?").is_some());
     }
 
     #[test]
