@@ -149,6 +149,8 @@ pub struct FlagByMaterial {
     bishop_colours_said: MateChance,
     /// The question names "Player 1" and "Player 2": the answer does too.
     numbered: bool,
+    /// A parent's or coach's story: the verdict names their player, not "you".
+    spoken_for: Option<SpokenFor>,
 }
 
 /// Everyone a question can name: an army said to be both players' is each one's.
@@ -229,7 +231,8 @@ impl FlagByMaterial {
         }
         // Rewritten only for a question that names a flag: they keep every flag word.
         let first_person = for_the_player(lower);
-        let lower = first_person.as_ref().unwrap_or(lower);
+        let spoken_for = first_person.as_ref().map(|(_, player)| *player);
+        let lower = first_person.as_ref().map_or(lower, |(text, _)| text);
         let flagged_with = army_beside_the_flag(lower);
         let lower = flagged_with.as_ref().unwrap_or(lower);
         if no_flag_fell(lower) {
@@ -283,6 +286,7 @@ impl FlagByMaterial {
             armageddon: settings.contains(&Setting::Armageddon),
             bishop_colours_said: bishop_colours_said(lower),
             numbered,
+            spoken_for,
         })
     }
 
@@ -349,6 +353,9 @@ impl FlagByMaterial {
             text.push_str(" In Armageddon the flag rule is the same (6.9); what a drawn game means for the match is set by the event's regulations, which usually count it as a win for Black (10.1).");
         } else if self.quick {
             text.push_str(" The same rule holds in rapid and blitz (A.5.3).");
+        }
+        if let Some(player) = self.spoken_for {
+            text = player.retell(&text);
         }
         text.push_str(" The arbiter judges the actual position: give it as FEN or PGN and I will check whether a mate is still possible.");
         text
@@ -473,7 +480,7 @@ fn army_beside_the_flag(lower: &str) -> Option<String> {
 /// other boy's flag fell" → "i had king and bishop, my opponent's flag fell"), so that the
 /// armies and the flag are read for the player the asker speaks for; `None` when no such
 /// player is named.
-fn for_the_player(lower: &str) -> Option<String> {
+fn for_the_player(lower: &str) -> Option<(String, SpokenFor)> {
     const PLAYER: &[&str] = &[
         "my son",
         "my daughter",
@@ -518,7 +525,58 @@ fn for_the_player(lower: &str) -> Option<String> {
             })
             .into_owned();
     }
-    Some(text)
+    Some((text, SpokenFor::of(player)))
+}
+
+/// The player a parent or coach asks for: the answer names that player ("your son wins: his
+/// opponent's flag fell") where it would otherwise say "you".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct SpokenFor {
+    /// "your son", "your student".
+    noun: &'static str,
+    /// "his", "her", "their".
+    pronoun: &'static str,
+}
+
+impl SpokenFor {
+    fn of(player: &str) -> SpokenFor {
+        let noun = match player {
+            "my son" => "your son",
+            "my daughter" => "your daughter",
+            "my kid" => "your kid",
+            "my student" => "your student",
+            "my pupil" => "your pupil",
+            _ => "your child",
+        };
+        let pronoun = match player {
+            "my son" => "his",
+            "my daughter" => "her",
+            _ => "their",
+        };
+        SpokenFor { noun, pronoun }
+    }
+
+    /// A verdict written to the asker ("You win: your opponent's flag fell…") written about the
+    /// player instead.
+    fn retell(self, text: &str) -> String {
+        let (noun, pronoun) = (self.noun, self.pronoun);
+        let opponent = format!("{pronoun} opponent");
+        // The possessives first: the subjects put in ("your son") are not touched again.
+        let replacements = [
+            ("Your opponent", capitalise_first(&opponent)),
+            ("your opponent", opponent.clone()),
+            ("from yours", format!("from {pronoun}s")),
+            ("your ", format!("{pronoun} ")),
+            ("You win", format!("{} wins", capitalise_first(noun))),
+            ("you win", format!("{noun} wins")),
+            ("you have lost", format!("{noun} has lost")),
+            ("you still have", format!("{noun} still has")),
+            ("if you have", format!("if {noun} has")),
+        ];
+        replacements
+            .iter()
+            .fold(text.to_string(), |t, (from, to)| t.replace(from, to))
+    }
 }
 
 /// The question without the colour of a bishop's squares ("two light-squared bishops" →
@@ -1182,6 +1240,16 @@ mod tests {
     #[test]
     fn a_flag_supposed_for_anybody_is_no_flag_fall() {
         assert!(read("He traded into king and bishop against my bare king. I said it is an automatic draw; he says we have to keep playing until somebody claims or runs out of time. Who is right?").is_none());
+        let told = |q: &str| read(q).unwrap().paragraph();
+        assert!(
+            told("My son had a rook and king against a bare king and his opponent's flag fell. Does my son win?")
+                .starts_with("Your son wins: his opponent's flag fell, and his king and rook")
+        );
+        assert!(
+            told("My daughter's flag fell in blitz. She had king and knight, her opponent had king and rook. Is it a draw?")
+                .starts_with("Her opponent wins: her flag fell, and her opponent's king and rook could still checkmate")
+        );
+        assert!(told("My daughter's flag fell in blitz. She had king and knight, her opponent had king and rook. Is it a draw?").contains("so your daughter has lost on time"));
         // A flag only aimed at.
         assert!(read("My player has 40 seconds left in a R vs R ending and his opponent is just trying to flag him. Can he claim a draw under III.5?").is_none());
         assert!(
@@ -1201,12 +1269,12 @@ mod tests {
         assert_verdict(
             "My daughter had a knight and king, her opponent had a lone king, and her flag fell. Who wins?",
             Party::Asker,
-            "It is a draw: your flag fell, but your opponent's bare king",
+            "It is a draw: her flag fell, but her opponent's bare king",
         );
         assert_verdict(
             "My son had a rook and king against a king and knight. His flag fell. Who wins?",
             Party::Asker,
-            "Your opponent wins",
+            "His opponent wins",
         );
     }
 
