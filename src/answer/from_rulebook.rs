@@ -213,6 +213,9 @@ fn own_settings(frame: &Frame, part: &str) -> Option<Frame> {
 /// to 0.3 all did as well on dev; 0.1 lost no question there).
 const LEAD_MARGIN: f32 = 0.1;
 
+/// How many search hits a question (or a part) is matched against.
+const MATCH_HITS: usize = 10;
+
 /// Puts the surest part's match first when it is much surer than the first part's: "How does
 /// claiming work? Can they claim any time between the 50th and 75th move?" is decided by
 /// its second part, the first being a preamble.
@@ -582,7 +585,7 @@ impl Arbiter {
         for part in &frame.parts {
             let hits = self
                 .index
-                .search_with(&self.book, part, 10, SearchMode::ANSWER);
+                .search_with(&self.book, part, MATCH_HITS, SearchMode::ANSWER);
             out.push_str(&format!("part: {part}\n"));
             for c in self.candidates(part, &frame, &hits).iter().take(8) {
                 let p = &self.book.passages[c.passage];
@@ -616,7 +619,7 @@ impl Arbiter {
     fn whole_question_hits(&self, question: &str) -> (Vec<Hit>, bool) {
         let hits = self
             .index
-            .search_with(&self.book, question, 10, SearchMode::ANSWER);
+            .search_with(&self.book, question, MATCH_HITS, SearchMode::ANSWER);
         let meaningful = self.domain_word_count(question) > 0
             || hits
                 .first()
@@ -814,7 +817,7 @@ impl Arbiter {
             for part in &frame.parts {
                 let hits = self
                     .index
-                    .search_with(&self.book, part, 10, SearchMode::ANSWER);
+                    .search_with(&self.book, part, MATCH_HITS, SearchMode::ANSWER);
                 let own = own_settings(frame, part);
                 if let Some(m) = self.match_part(part, own.as_ref().unwrap_or(frame), &hits)
                     && !chosen.iter().any(|c| c.passage == m.passage)
