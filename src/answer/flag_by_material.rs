@@ -1240,16 +1240,6 @@ mod tests {
     #[test]
     fn a_flag_supposed_for_anybody_is_no_flag_fall() {
         assert!(read("He traded into king and bishop against my bare king. I said it is an automatic draw; he says we have to keep playing until somebody claims or runs out of time. Who is right?").is_none());
-        let told = |q: &str| read(q).unwrap().paragraph();
-        assert!(
-            told("My son had a rook and king against a bare king and his opponent's flag fell. Does my son win?")
-                .starts_with("Your son wins: his opponent's flag fell, and his king and rook")
-        );
-        assert!(
-            told("My daughter's flag fell in blitz. She had king and knight, her opponent had king and rook. Is it a draw?")
-                .starts_with("Her opponent wins: her flag fell, and her opponent's king and rook could still checkmate")
-        );
-        assert!(told("My daughter's flag fell in blitz. She had king and knight, her opponent had king and rook. Is it a draw?").contains("so your daughter has lost on time"));
         // A flag only aimed at.
         assert!(read("My player has 40 seconds left in a R vs R ending and his opponent is just trying to flag him. Can he claim a draw under III.5?").is_none());
         assert!(
@@ -1275,6 +1265,27 @@ mod tests {
             "My son had a rook and king against a king and knight. His flag fell. Who wins?",
             Party::Asker,
             "His opponent wins",
+        );
+        // Answered about the child, the note to the asker kept.
+        let told = |q: &str| read(q).expect("read").paragraph();
+        assert!(
+            told("My son had a rook and king against a bare king and his opponent's flag fell. Does my son win?")
+                .starts_with("Your son wins: his opponent's flag fell, and his king and rook")
+        );
+        let daughter = told(
+            "My daughter's flag fell in blitz. She had king and knight, her opponent had king and rook. Is it a draw?",
+        );
+        assert!(
+            daughter.starts_with("Her opponent wins: her flag fell, and her opponent's king and rook could still checkmate"),
+            "{daughter}"
+        );
+        assert!(
+            daughter.contains("so your daughter has lost on time"),
+            "{daughter}"
+        );
+        assert!(
+            daughter.contains("give it as FEN or PGN and I will check"),
+            "{daughter}"
         );
     }
 

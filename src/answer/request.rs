@@ -174,10 +174,10 @@ pub fn position_in_question(question: &str) -> Option<InlinePosition> {
 
 /// Whether the question is about a Chess960 (Fischer random) game.
 fn names_chess960(question: &str) -> bool {
-    let lower = question.to_lowercase();
-    ["960", "fischer random", "fischerandom", "freestyle chess"]
-        .iter()
-        .any(|w| lower.contains(w))
+    question.contains("960")
+        || ["fischer random", "fischerandom", "freestyle chess"]
+            .iter()
+            .any(|w| super::frame::mentions(question, w))
 }
 
 /// [`position_in_question`] for a FEN found in the text.
