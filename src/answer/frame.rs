@@ -122,7 +122,7 @@ fn opp_as_opponent(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// Whether `text` holds `word` (ASCII), whatever its letters' case, without lower-casing a
 /// copy of the text: the cheap test before a rewrite's regex.
-pub(crate) fn mentions(text: &str, word: &str) -> bool {
+fn mentions(text: &str, word: &str) -> bool {
     text.as_bytes()
         .windows(word.len())
         .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))

@@ -590,7 +590,13 @@ impl Arbiter {
                 .index
                 .search_with(&self.book, part, MATCH_HITS, SearchMode::ANSWER);
             out.push_str(&format!("part: {part}\n"));
-            for c in self.candidates(part, &frame, &hits).iter().take(8) {
+            // As `matched_parts` matches it: a part that names its own kind of game, in that.
+            let own = own_settings(&frame, part);
+            for c in self
+                .candidates(part, own.as_ref().unwrap_or(&frame), &hits)
+                .iter()
+                .take(8)
+            {
                 let p = &self.book.passages[c.passage];
                 out.push_str(&format!(
                     "  fit {:.3}  sim {:.3}  rank {:.3}  {} [{}] {}\n",

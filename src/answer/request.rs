@@ -166,18 +166,16 @@ pub fn position_in_question(question: &str) -> Option<InlinePosition> {
     let question = &crate::rules::notation::letters_for_figurines(question);
     match FEN_IN_TEXT.captures(question) {
         Some(found) => fen_and_moves(question, &found),
-        // A Chess960 game's moves start from its own position, which a move list does not give.
-        None if names_chess960(question) => None,
-        None => game_moves(question),
+        // A Chess960 game's moves start from its own position, which a move list does not give
+        // (the question's settings are read only once it has a move list).
+        None => game_moves(question).filter(|_| !about_chess960(question)),
     }
 }
 
-/// Whether the question is about a Chess960 (Fischer random) game.
-fn names_chess960(question: &str) -> bool {
-    question.contains("960")
-        || ["fischer random", "fischerandom", "freestyle chess"]
-            .iter()
-            .any(|w| super::frame::mentions(question, w))
+/// Whether the question is about a Chess960 game, by the settings the frame reads.
+fn about_chess960(question: &str) -> bool {
+    use super::frame::{lowered, settings_in};
+    settings_in(&lowered(question)).contains(&crate::rulebook::Setting::Chess960)
 }
 
 /// [`position_in_question`] for a FEN found in the text.
