@@ -94,7 +94,7 @@ impl Frame {
                 None => kind_of(&lower),
             },
             defined,
-            parts: sub_questions(question),
+            parts: sub_questions(&without_setting_appendix(question)),
             actors: actors_in(&lower),
             settings: settings_in(&lower),
             acts: acts_in(&lower),
@@ -107,6 +107,41 @@ impl Frame {
     pub fn reports_played_move(&self) -> bool {
         self.acts.contains(&Act::Played)
     }
+}
+
+/// A quiz's or a forum's label before the question ("Q: …", "Question: …", "Quiz - …"): not
+/// part of it ("Q" would otherwise be read as a queen).
+pub fn without_quiz_label(question: &str) -> &str {
+    static LABEL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(?i:(?:q|question|quiz)\s*\d*\s*[:.)\-]\s*)+").expect("valid regex")
+    });
+    match LABEL.find(question) {
+        Some(m) if m.end() < question.len() => &question[m.end()..],
+        _ => question,
+    }
+}
+
+/// An appendix named only as the setting of the story ("Rapid 20+5 under Appendix A.5.",
+/// "(Appendix B.3 applies)", "so Appendix A.5 applies"): the kind of game, which the settings
+/// read from the whole question, not the article asked about. Left out of the text that is
+/// matched, so that the story's own rule is found rather than the appendix's heading.
+pub fn without_setting_appendix(question: &str) -> std::borrow::Cow<'_, str> {
+    static APPENDIX: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)\s*\(?\s*(?:,\s*)?(?:so\s+|and\s+)?(?:(?:under|per|with|following)\s+appendix\s+[a-d](?:\.\d+)*(?:\s+applies)?|appendix\s+[a-d](?:\.\d+)*\s+applies)\s*\)?",
+        )
+        .expect("valid regex")
+    });
+    if !mentions(question, "appendix") {
+        return std::borrow::Cow::Borrowed(question);
+    }
+    let stripped = APPENDIX.replace_all(question, "");
+    // Only a story told around the mention: a question that is little more than it asks
+    // about the appendix.
+    if stripped.split_whitespace().count() < 8 {
+        return std::borrow::Cow::Borrowed(question);
+    }
+    stripped
 }
 
 /// "Opp", players' slang for the opponent ("opp flagged", "my opp's queen"), written out, so that
@@ -220,6 +255,19 @@ fn castle_as_rook(text: &str) -> std::borrow::Cow<'_, str> {
     })
 }
 
+/// A move written with the mate sign ("Qh7#", "O-O-O#") says checkmate: the search, which
+/// reads words, would drop the sign.
+fn mate_sign_spelt(text: &str) -> std::borrow::Cow<'_, str> {
+    static MATE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b([KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](?:=?[QRBN])?|O-O(?:-O)?|0-0(?:-0)?)#")
+            .expect("valid regex")
+    });
+    if !text.contains('#') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    MATE.replace_all(text, "$1 checkmate")
+}
+
 /// Material written with piece letters ("K and R against K and N", "K+B") spelt out as piece
 /// names, so that matching sees "king and rook". A lone "B" counts as a bishop only when a
 /// lone "K" is there too (otherwise it is more likely "player B").
@@ -227,6 +275,7 @@ pub fn spell_out_pieces(text: &str) -> String {
     let text = &opp_as_opponent(text);
     let text = &calques_as_chess_terms(text);
     let text = &castle_as_rook(text);
+    let text = &mate_sign_spelt(text);
     let is_letter_token = |t: &str, l: &str| t == l;
     let tokens: Vec<&str> = text
         .split(|c: char| {
@@ -574,6 +623,10 @@ const KIND_CUES: &[KindCue] = &[
         anywhere: &[
             "what is the ruling",
             "what's the ruling",
+            "correct ruling",
+            "right ruling",
+            "proper ruling",
+            "ruling?",
             "what now",
             "what happens",
         ],
@@ -732,6 +785,7 @@ const CONTINUATION_OPENINGS: &[&str] = &[
     "so,",
     "then ",
     "and so ",
+    "surely ",
     "and then ",
     "therefore",
     "hence ",
@@ -1493,6 +1547,69 @@ mod tests {
             QuestionKind::Statement
         );
         assert_eq!(k("Castling through check?"), QuestionKind::Other);
+    }
+
+    #[test]
+    fn a_mate_sign_says_checkmate() {
+        assert_eq!(
+            spell_out_pieces("I played Qh7# but forgot the clock"),
+            "I played Qh7 checkmate but forgot the clock"
+        );
+        assert_eq!(
+            mate_sign_spelt("exd8=Q# and O-O-O#"),
+            "exd8=Q checkmate and O-O-O checkmate"
+        );
+        assert_eq!(mate_sign_spelt("board #3, rule #1"), "board #3, rule #1");
+    }
+
+    #[test]
+    fn a_quiz_label_is_no_part_of_the_question() {
+        assert_eq!(
+            without_quiz_label("Q: Blitz 5+0. Who wins?"),
+            "Blitz 5+0. Who wins?"
+        );
+        assert_eq!(
+            without_quiz_label("Question 3: can I castle?"),
+            "can I castle?"
+        );
+        assert_eq!(without_quiz_label("Q: Q: Ruling?"), "Ruling?");
+        // A queen's letter in a move is no label.
+        assert_eq!(without_quiz_label("Qxf7 mate?"), "Qxf7 mate?");
+        assert_eq!(without_quiz_label("Q:"), "Q:");
+    }
+
+    #[test]
+    fn an_appendix_named_as_the_setting_is_left_out_of_the_matched_text() {
+        assert_eq!(
+            without_setting_appendix(
+                "Rapid 20+5 under Appendix A.5. Black claims the fifty-move rule. What is the ruling?"
+            ),
+            "Rapid 20+5. Black claims the fifty-move rule. What is the ruling?"
+        );
+        assert_eq!(
+            without_setting_appendix(
+                "Blitz 3+2 (Appendix B.3 applies). Black castles with two hands. What penalty applies?"
+            ),
+            "Blitz 3+2. Black castles with two hands. What penalty applies?"
+        );
+        // The appendix asked about stays.
+        for asked in [
+            "What does Appendix A.5 say about illegal moves?",
+            "Does appendix B.3 apply to my club's blitz night?",
+        ] {
+            assert_eq!(without_setting_appendix(asked), asked);
+        }
+    }
+
+    #[test]
+    fn a_surely_follow_up_belongs_to_the_question_before() {
+        assert_eq!(
+            sub_questions(
+                "A spectator told the arbiter that my king had moved before I castled. What happens now? Surely it's too late after 8 moves?"
+            )
+            .len(),
+            1
+        );
     }
 
     #[test]

@@ -436,7 +436,7 @@ impl Arbiter {
 
     /// `POST /api/ask`.
     pub fn ask(&self, req: &AskRequest) -> Result<Answer, AnswerError> {
-        let question = req.question.trim();
+        let question = frame::without_quiz_label(req.question.trim());
         if question.is_empty() {
             return Err(AnswerError::EmptyQuestion);
         }
@@ -492,7 +492,9 @@ impl Arbiter {
             .then(|| self.unseen_board_answer(&frame))
             .flatten()
             .or_else(|| self.time_control_answer(&frame));
-        computed.unwrap_or_else(|| self.rulebook_answer(&spelt, &frame))
+        computed.unwrap_or_else(|| {
+            self.rulebook_answer(&frame::without_setting_appendix(&spelt), &frame)
+        })
     }
 
     /// A question whose game cannot be played through (a move that no piece can make, in the
