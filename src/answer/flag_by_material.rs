@@ -255,7 +255,8 @@ impl FlagByMaterial {
         // A rule recalled first ("if your opponent runs out of time…, but I lost on time")
         // names another flag than the one that fell: the flag whose opponent's army is
         // described is the one asked about.
-        let flagged = [lower.as_str(), last_flag_sentence(lower)]
+        let stated = without_supposed_last_flag(lower);
+        let flagged = [stated, last_flag_sentence(stated)]
             .into_iter()
             .map(flagged_party)
             .find(|p| p.is_some_and(|p| army_of(p.other()).is_some()))??;
@@ -429,9 +430,13 @@ fn no_flag_fell(lower: &str) -> bool {
     named.peek().is_some()
         && named.all(|at| {
             let before = &lower[..at];
-            if ["to ", "for the ", "for a "]
-                .iter()
-                .any(|aim| before.ends_with(aim))
+            // Aimed at or foreseen: "trying to flag him", "playing for the flag", "he
+            // thought he'd flag anyway".
+            if [
+                "to ", "for the ", "for a ", "'d ", "would ", "might ", "will ", "'ll ",
+            ]
+            .iter()
+            .any(|aim| before.ends_with(aim))
             {
                 return true;
             }
@@ -725,6 +730,27 @@ const WIN_ON_TIME: &[&str] = &[
 /// The party that would win on time, when the question names one.
 fn winner_on_time(lower: &str) -> Option<Party> {
     subject(lower, WIN_ON_TIME).and_then(Party::of_actor)
+}
+
+/// The story without a closing question that supposes another flag ("His flag fell and I
+/// claimed. … Would it have been the same if it was MY flag?"): the flag that fell is the one
+/// to judge first. The whole text when the last flag is not supposed, or is the only one.
+fn without_supposed_last_flag(lower: &str) -> &str {
+    let sentence = last_flag_sentence(lower);
+    let start = lower.len() - sentence.len();
+    let Some(flag_at) = FLAG_VERBS.iter().filter_map(|v| sentence.rfind(v)).max() else {
+        return lower;
+    };
+    let asked = sentence.trim_end().ends_with('?');
+    let supposed = [" if ", "what if", " would ", " suppose"]
+        .iter()
+        .any(|w| sentence[..flag_at].contains(w));
+    let earlier_flag = FLAG_VERBS.iter().any(|v| lower[..start].contains(v));
+    if asked && supposed && earlier_flag {
+        &lower[..start]
+    } else {
+        lower
+    }
 }
 
 /// The text from the start of the sentence that names the last flag.
@@ -1247,6 +1273,23 @@ mod tests {
                 .is_some()
         );
         assert!(read("I had king and knight, he had king, knight and pawn. Somebody said if his flag had fallen I would have won. Who is right?").is_some());
+        // A flag only foreseen.
+        assert!(read("He had king and rook against my lone king with 2 seconds left, said 'I resign' and stopped the clock because he thought he'd flag anyway. Is that a win for me?").is_none());
+    }
+
+    #[test]
+    fn the_flag_that_fell_is_judged_before_a_supposed_one() {
+        assert_verdict(
+            "Rapid 15+10. I've got K+N, my opponent has K + one pawn on the h-file. His flag fell, I stopped the clock and claimed. The arbiter gave me the win. Was that correct? And would it have been the same if it was MY flag that fell?",
+            Party::Opponent,
+            "You win",
+        );
+        // A supposed flag alone is the one asked about.
+        assert_verdict(
+            "I have K+N, my opponent has K and a pawn. What if my flag falls?",
+            Party::Asker,
+            "Your opponent wins",
+        );
     }
 
     #[test]
