@@ -169,11 +169,13 @@ impl MatchTuning {
 }
 
 /// The kinds of game whose rules a law page holds: Appendix A's rapid rules also govern blitz
-/// that is not fully supervised (B.3); every other page holds for all.
+/// that is not fully supervised (B.3); Guidelines III never apply to blitz (III.2.2); every
+/// other page holds for all.
 fn kinds_of_law_page(page: &str) -> &'static [Setting] {
     match page {
         "appendix-a" => &[Setting::Rapid, Setting::Blitz],
         "appendix-b" => &[Setting::Blitz],
+        "guidelines-iii" => &[Setting::Standard, Setting::Rapid],
         _ => &[],
     }
 }
@@ -1020,6 +1022,26 @@ fn defines(title: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_law_page_fits_the_kinds_of_game_it_governs() {
+        let t = MatchTuning::default();
+        // Guidelines III never apply to blitz (III.2.2).
+        assert_eq!(
+            law_setting_fit("guidelines-iii", &[Setting::Blitz], &t),
+            t.setting_other
+        );
+        assert_eq!(
+            law_setting_fit("guidelines-iii", &[Setting::Rapid], &t),
+            1.0
+        );
+        assert_eq!(law_setting_fit("guidelines-iii", &[], &t), 1.0);
+        assert_eq!(
+            law_setting_fit("appendix-b", &[Setting::Standard], &t),
+            t.setting_other
+        );
+        assert_eq!(law_setting_fit("article-9", &[Setting::Blitz], &t), 1.0);
+    }
 
     #[test]
     fn numbered_questions_are_recognised() {
