@@ -786,6 +786,13 @@ const CONTINUATION_OPENINGS: &[&str] = &[
     "then ",
     "and so ",
     "surely ",
+    "and what if we",
+    "and what if i'd",
+    "and what if it had",
+    "and what if we'd",
+    "and would it",
+    "would it have been",
+    "would it be the same",
     "and then ",
     "therefore",
     "hence ",
@@ -1603,13 +1610,13 @@ mod tests {
 
     #[test]
     fn a_surely_follow_up_belongs_to_the_question_before() {
-        assert_eq!(
-            sub_questions(
-                "A spectator told the arbiter that my king had moved before I castled. What happens now? Surely it's too late after 8 moves?"
-            )
-            .len(),
-            1
-        );
+        for story in [
+            "A spectator told the arbiter that my king had moved before I castled. What happens now? Surely it's too late after 8 moves?",
+            "About 8 moves in, we realised we'd been playing the wrong colours. What happens now? And what if we'd only noticed at move 15?",
+            "His flag fell and I claimed. Was the arbiter right? And would it have been the same if it was my flag?",
+        ] {
+            assert_eq!(sub_questions(story).len(), 1, "{story}");
+        }
     }
 
     #[test]
