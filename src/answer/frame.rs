@@ -109,6 +109,55 @@ impl Frame {
     }
 }
 
+/// How many moves the story says were played, from its first count ("about 8 moves in", "on
+/// move 12", "after twelve moves", "at the 15th move"); a time control's move count ("40 moves
+/// in 90 minutes", "40/90") is none.
+pub fn moves_told(lower: &str) -> Option<u32> {
+    static COUNT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"\bmove\s+(?:no\.?\s*|number\s+)?(\d{1,3})\b|\b(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty)(?:st|nd|rd|th)?\s+(?:full\s+)?moves?\b(\s+in\s+\d)?",
+        )
+        .expect("valid regex")
+    });
+    const WORDS: [&str; 20] = [
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ];
+    if !lower.contains("move") {
+        return None;
+    }
+    COUNT.captures_iter(lower).find_map(|c| {
+        if c.get(3).is_some() {
+            return None;
+        }
+        let n = c.get(1).or_else(|| c.get(2))?.as_str();
+        n.parse().ok().or_else(|| match n {
+            "thirty" => Some(30),
+            "forty" => Some(40),
+            "fifty" => Some(50),
+            word => WORDS.iter().position(|w| *w == word).map(|i| i as u32 + 1),
+        })
+    })
+}
+
 /// A quiz's or a forum's label before the question ("Q: …", "Question: …", "Quiz - …"): not
 /// part of it ("Q" would otherwise be read as a queen).
 pub fn without_quiz_label(question: &str) -> &str {
@@ -1554,6 +1603,33 @@ mod tests {
             QuestionKind::Statement
         );
         assert_eq!(k("Castling through check?"), QuestionKind::Other);
+    }
+
+    #[test]
+    fn the_moves_a_story_tells_are_counted() {
+        for (story, moves) in [
+            (
+                " round 3, about 8 moves in, we realised we had the wrong colours ",
+                Some(8),
+            ),
+            (
+                " we noticed on move 12 that the colours were wrong ",
+                Some(12),
+            ),
+            (" after twelve moves we saw the board was turned ", Some(12)),
+            (" at the 15th move the arbiter came ", Some(15)),
+            (
+                " 40 moves in 90 minutes, then at move 20 we saw it ",
+                Some(20),
+            ),
+            (
+                " we played with the wrong colours, does the game count? ",
+                None,
+            ),
+            (" i moved my king and ", None),
+        ] {
+            assert_eq!(moves_told(story), moves, "{story}");
+        }
     }
 
     #[test]

@@ -690,6 +690,7 @@ impl Arbiter {
             .map(|m| {
                 let p = &self.book.passages[m.passage];
                 let text = self.paragraph(p, frame.kind, position_given);
+                let text = decided_by_the_story(p, frame).unwrap_or(text);
                 match (asked, Permission::of_heading(&p.title.to_lowercase())) {
                     _ if about_a_decision => super::polarity::without_bare_yes_or_no(&text),
                     (Some(asked), Some(written)) if asked != written => {
@@ -958,6 +959,26 @@ fn fit_opening(text: &str, kind: QuestionKind) -> String {
         Some((_, _, rest)) if !rest.is_empty() => crate::text::capitalise_first(rest),
         _ => text.to_string(),
     }
+}
+
+/// A ruling that depends on a fact the story states ("It depends on how far the game has
+/// gone…" for a story told "about 8 moves in"): its text with the first sentence replaced by
+/// the decision for that fact (the ruling's `when:` lines). `None` when the ruling has no such
+/// decisions or the story does not state the fact.
+fn decided_by_the_story(p: &Passage, frame: &Frame) -> Option<String> {
+    let meta = p.ruling.as_ref()?;
+    if meta.decided_when.is_empty() {
+        return None;
+    }
+    let moves = super::frame::moves_told(&frame.lower);
+    let (_, decision) = meta.decided_when.iter().find(|(c, _)| c.holds(moves))?;
+    let text = p.text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let rest = sentences(&text)
+        .into_iter()
+        .skip(1)
+        .collect::<Vec<_>>()
+        .join(" ");
+    Some(format!("{decision} {rest}").trim_end().to_string())
 }
 
 /// The sentences of a text (article numbers and "e.p." do not end a sentence).

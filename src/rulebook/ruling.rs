@@ -77,6 +77,40 @@ pub struct RulingMeta {
     /// What the question must not say for the decision to fit it (`unless: second illegal |
     /// two illegal`): a ruling about a first illegal move answers no question about a second.
     pub exceptions: Vec<String>,
+    /// Decisions for a question that states the fact an "It depends" ruling turns on (`when:
+    /// moves 10 or more => The game counts …`): the first that holds replaces the ruling's
+    /// first sentence.
+    pub decided_when: Vec<(Condition, String)>,
+}
+
+/// A fact of the asker's story that decides a ruling which otherwise depends on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Condition {
+    /// At least this many moves played (`moves 10 or more`).
+    MovesAtLeast(u32),
+    /// Fewer moves played than this (`moves under 10`).
+    MovesUnder(u32),
+}
+
+impl Condition {
+    /// Reads `moves 10 or more` or `moves under 10`.
+    fn parse(text: &str) -> Option<Condition> {
+        let rest = text.trim().strip_prefix("moves ")?.trim();
+        if let Some(n) = rest.strip_suffix("or more") {
+            return n.trim().parse().ok().map(Condition::MovesAtLeast);
+        }
+        let n = rest.strip_prefix("under ")?;
+        n.trim().parse().ok().map(Condition::MovesUnder)
+    }
+
+    /// Whether the condition holds for a story that says how many moves were played.
+    pub fn holds(self, moves_played: Option<u32>) -> bool {
+        match (self, moves_played) {
+            (Condition::MovesAtLeast(n), Some(m)) => m >= n,
+            (Condition::MovesUnder(n), Some(m)) => m < n,
+            (_, None) => false,
+        }
+    }
 }
 
 impl RulingMeta {
@@ -220,6 +254,18 @@ pub fn split_ruling(text: &str, groups: &PhraseGroups) -> Result<(RulingMeta, St
             "position" => meta.needs_position = matches!(value, "yes" | "true"),
             "premise" => meta.premises.push(groups.phrases(value)?),
             "unless" => meta.exceptions.extend(groups.phrases(value)?),
+            "when" => {
+                let (condition, decision) = value.split_once("=>").ok_or_else(|| {
+                    format!("'when: {value}': expected 'when: <fact> => <decision>'")
+                })?;
+                let condition = Condition::parse(condition).ok_or_else(|| {
+                    format!(
+                        "'when: {value}': the fact must read 'moves N or more' or 'moves under N'"
+                    )
+                })?;
+                meta.decided_when
+                    .push((condition, decision.trim().to_string()));
+            }
             _ => unreachable!("meta_line only returns known keys"),
         }
     }
@@ -231,7 +277,7 @@ pub fn split_ruling(text: &str, groups: &PhraseGroups) -> Result<(RulingMeta, St
 
 fn meta_line(line: &str) -> Option<(&'static str, &str)> {
     for key in [
-        "asked", "articles", "context", "position", "premise", "unless",
+        "asked", "articles", "context", "position", "premise", "unless", "when",
     ] {
         if let Some(rest) = line.strip_prefix(key).and_then(|r| r.strip_prefix(':')) {
             return Some((key, rest));
@@ -246,6 +292,34 @@ mod tests {
 
     fn split(text: &str) -> Result<(RulingMeta, String), String> {
         split_ruling(text, &PhraseGroups::default())
+    }
+
+    #[test]
+    fn decisions_for_a_stated_fact_are_read() {
+        let (meta, text) = split(
+            "articles: 7.3\nwhen: moves 10 or more => The game continues (7.3).\nwhen: moves under 10 => A new game (7.3).\nIt depends (7.3).",
+        )
+        .unwrap();
+        assert_eq!(text, "It depends (7.3).");
+        assert_eq!(
+            meta.decided_when,
+            [
+                (
+                    Condition::MovesAtLeast(10),
+                    "The game continues (7.3).".to_string()
+                ),
+                (Condition::MovesUnder(10), "A new game (7.3).".to_string()),
+            ]
+        );
+        assert!(Condition::MovesAtLeast(10).holds(Some(10)));
+        assert!(!Condition::MovesAtLeast(10).holds(Some(9)));
+        assert!(!Condition::MovesUnder(10).holds(None));
+        for bad in [
+            "articles: 7.3\nwhen: moves 10 or more\nText.",
+            "articles: 7.3\nwhen: minutes 10 or more => X\nText.",
+        ] {
+            assert!(split(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
