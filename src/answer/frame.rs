@@ -162,7 +162,8 @@ pub fn moves_told(lower: &str) -> Option<u32> {
 /// part of it ("Q" would otherwise be read as a queen).
 pub fn without_quiz_label(question: &str) -> &str {
     static LABEL: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^(?i:(?:q|question|quiz)\s*\d*\s*[:.)\-]\s*)+").expect("valid regex")
+        Regex::new(r"^(?i:(?:q|question|quiz)\s*\d*\s*(?::\s*|[.)]\s+|\s-\s+))+")
+            .expect("valid regex")
     });
     match LABEL.find(question) {
         Some(m) if m.end() < question.len() => &question[m.end()..],
@@ -1656,8 +1657,14 @@ mod tests {
             "can I castle?"
         );
         assert_eq!(without_quiz_label("Q: Q: Ruling?"), "Ruling?");
-        // A queen's letter in a move is no label.
+        // A queen's letter in a move, or "Q-side", is no label.
         assert_eq!(without_quiz_label("Qxf7 mate?"), "Qxf7 mate?");
+        assert_eq!(
+            without_quiz_label("Q-side castling with the a-rook attacked?"),
+            "Q-side castling with the a-rook attacked?"
+        );
+        assert_eq!(without_quiz_label("Q. Who wins?"), "Who wins?");
+        assert_eq!(without_quiz_label("Quiz - who wins?"), "who wins?");
         assert_eq!(without_quiz_label("Q:"), "Q:");
     }
 
