@@ -359,7 +359,27 @@ pub fn spell_out_pieces(text: &str) -> String {
                 .then(|| army_spelt(word))
                 .flatten()
         };
-        match (name, material_signature(word).or_else(army)) {
+        // "K+2N": two of a piece, written with its count.
+        let counted = || {
+            let (count, letter) = word.split_at_checked(1)?;
+            let count = match count {
+                "2" => "two",
+                "3" => "three",
+                _ => return None,
+            };
+            let piece = match letter {
+                "N" => "knights",
+                "B" => "bishops",
+                "R" => "rooks",
+                "Q" => "queens",
+                _ => return None,
+            };
+            has_king.then(|| format!("{count} {piece}"))
+        };
+        match (
+            name,
+            material_signature(word).or_else(army).or_else(counted),
+        ) {
             (Some(name), _) => out.push_str(name),
             (None, Some(spelt)) => out.push_str(&spelt),
             (None, None) => out.push_str(word),
@@ -1631,6 +1651,16 @@ mod tests {
         ] {
             assert_eq!(moves_told(story), moves, "{story}");
         }
+    }
+
+    #[test]
+    fn a_counted_piece_is_spelt_out() {
+        assert_eq!(
+            spell_out_pieces("K+2N vs K is a dead draw?"),
+            "king two knights vs king is a dead draw?"
+        );
+        // Without a king named, "2B" may be anything.
+        assert_eq!(spell_out_pieces("board 2B"), "board 2B");
     }
 
     #[test]
