@@ -22,8 +22,61 @@ pub fn lower_first(s: &str) -> String {
     }
 }
 
+/// A count as players write it, in digits or a number word up to twenty and the tens to
+/// ninety ("12", "twelve", "forty").
+pub fn number(word: &str) -> Option<u32> {
+    const SMALL: [&str; 20] = [
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ];
+    const TENS: [&str; 7] = [
+        "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+    ];
+    if let Some(i) = SMALL.iter().position(|w| *w == word) {
+        return Some(i as u32 + 1);
+    }
+    if let Some(i) = TENS.iter().position(|w| *w == word) {
+        return Some(30 + 10 * i as u32);
+    }
+    word.parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn counts_in_digits_and_words() {
+        for (word, n) in [
+            ("12", Some(12)),
+            ("twelve", Some(12)),
+            ("one", Some(1)),
+            ("twenty", Some(20)),
+            ("forty", Some(40)),
+            ("ninety", Some(90)),
+            ("dozen", None),
+            ("", None),
+        ] {
+            assert_eq!(super::number(word), n, "{word}");
+        }
+    }
+
     use super::capitalise_first;
 
     #[test]

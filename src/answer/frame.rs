@@ -119,28 +119,6 @@ pub fn moves_told(lower: &str) -> Option<u32> {
         )
         .expect("valid regex")
     });
-    const WORDS: [&str; 20] = [
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-    ];
     if !lower.contains("move") {
         return None;
     }
@@ -148,13 +126,7 @@ pub fn moves_told(lower: &str) -> Option<u32> {
         if c.get(3).is_some() {
             return None;
         }
-        let n = c.get(1).or_else(|| c.get(2))?.as_str();
-        n.parse().ok().or_else(|| match n {
-            "thirty" => Some(30),
-            "forty" => Some(40),
-            "fifty" => Some(50),
-            word => WORDS.iter().position(|w| *w == word).map(|i| i as u32 + 1),
-        })
+        crate::text::number(c.get(1).or_else(|| c.get(2))?.as_str())
     })
 }
 
@@ -859,7 +831,6 @@ const CONTINUATION_OPENINGS: &[&str] = &[
     "and what if we",
     "and what if i'd",
     "and what if it had",
-    "and what if we'd",
     "and would it",
     "would it have been",
     "would it be the same",

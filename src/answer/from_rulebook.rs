@@ -648,22 +648,7 @@ impl Arbiter {
         position_given: bool,
     ) -> String {
         match &p.ruling {
-            Some(meta) => {
-                let text = with_position_in_words(&p.text, &p.fens)
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                let mut text = fit_opening(&text, kind);
-                // Asked for once: a ruling that already asks for the game says so itself.
-                if meta.needs_position
-                    && !position_given
-                    && !text.contains("FEN")
-                    && !text.contains("PGN")
-                {
-                    text.push_str(ASK_FOR_THE_POSITION);
-                }
-                text
-            }
+            Some(meta) => ruling_paragraph(&p.text, p, meta, kind, position_given),
             None => {
                 let rule: Vec<&str> = sentences(&p.text)
                     .into_iter()
@@ -689,8 +674,12 @@ impl Arbiter {
             .iter()
             .map(|m| {
                 let p = &self.book.passages[m.passage];
-                let text = self.paragraph(p, frame.kind, position_given);
-                let text = decided_by_the_story(p, frame).unwrap_or(text);
+                let text = match (&p.ruling, decided_by_the_story(p, frame)) {
+                    (Some(meta), Some(decided)) => {
+                        ruling_paragraph(&decided, p, meta, frame.kind, position_given)
+                    }
+                    _ => self.paragraph(p, frame.kind, position_given),
+                };
                 match (asked, Permission::of_heading(&p.title.to_lowercase())) {
                     _ if about_a_decision => super::polarity::without_bare_yes_or_no(&text),
                     (Some(asked), Some(written)) if asked != written => {
@@ -961,10 +950,32 @@ fn fit_opening(text: &str, kind: QuestionKind) -> String {
     }
 }
 
+/// A ruling's `text` (its own, or a decision for the story in its place) as an answer's
+/// paragraph: the ruling's positions in words, the opening fitted to the question's kind, and
+/// a request for the position when the ruling depends on one that was not given.
+fn ruling_paragraph(
+    text: &str,
+    p: &Passage,
+    meta: &RulingMeta,
+    kind: QuestionKind,
+    position_given: bool,
+) -> String {
+    let text = with_position_in_words(text, &p.fens)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut text = fit_opening(&text, kind);
+    // Asked for once: a ruling that already asks for the game says so itself.
+    if meta.needs_position && !position_given && !text.contains("FEN") && !text.contains("PGN") {
+        text.push_str(ASK_FOR_THE_POSITION);
+    }
+    text
+}
+
 /// A ruling that depends on a fact the story states ("It depends on how far the game has
 /// gone…" for a story told "about 8 moves in"): its text with the first sentence replaced by
-/// the decision for that fact (the ruling's `when:` lines). `None` when the ruling has no such
-/// decisions or the story does not state the fact.
+/// the decision for that fact (the ruling's `when:` lines), to be rendered as its own text is.
+/// `None` when the ruling has no such decisions or the story does not state the fact.
 fn decided_by_the_story(p: &Passage, frame: &Frame) -> Option<String> {
     let meta = p.ruling.as_ref()?;
     if meta.decided_when.is_empty() {
@@ -972,13 +983,13 @@ fn decided_by_the_story(p: &Passage, frame: &Frame) -> Option<String> {
     }
     let moves = super::frame::moves_told(&frame.lower);
     let (_, decision) = meta.decided_when.iter().find(|(c, _)| c.holds(moves))?;
-    let text = p.text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let rest = sentences(&text)
-        .into_iter()
-        .skip(1)
-        .collect::<Vec<_>>()
-        .join(" ");
-    Some(format!("{decision} {rest}").trim_end().to_string())
+    let rest = sentences(&p.text).into_iter().skip(1);
+    Some(
+        std::iter::once(decision.as_str())
+            .chain(rest)
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
 }
 
 /// The sentences of a text (article numbers and "e.p." do not end a sentence).

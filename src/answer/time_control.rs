@@ -151,10 +151,10 @@ static CONTROL: LazyLock<Regex> = LazyLock::new(|| {
 /// The base minutes, increment seconds and kind of game of a [`CONTROL`] match.
 fn control_of(q: &str, c: &regex::Captures) -> Option<(u32, u32, GameKind)> {
     let group = |names: [&str; 3]| names.iter().find_map(|n| c.name(n));
-    let base = number(group(["b1", "b2", "b3"])?.as_str())?;
+    let base = crate::text::number(group(["b1", "b2", "b3"])?.as_str())?;
     let increment = match group(["i1", "i2", "i3"]) {
         Some(_) if time_left(q, c) => 0,
-        Some(m) => number(m.as_str())?,
+        Some(m) => crate::text::number(m.as_str())?,
         None => 0,
     };
     Some((base, increment, GameKind::of_minutes(base + increment)?))
@@ -187,20 +187,6 @@ fn time_left(q: &str, c: &regex::Captures) -> bool {
         ]
         .iter()
         .any(|w| after.starts_with(w))
-}
-
-fn number(text: &str) -> Option<u32> {
-    Some(match text {
-        "three" => 3,
-        "five" => 5,
-        "ten" => 10,
-        "fifteen" => 15,
-        "twenty" => 20,
-        "thirty" => 30,
-        "sixty" => 60,
-        "ninety" => 90,
-        digits => digits.parse().ok()?,
-    })
 }
 
 impl TimeControlVerdict {
