@@ -974,6 +974,15 @@ fn army_read(text: &str, plural_count: u8) -> Option<Said<'_>> {
         "black's",
         "white's",
         "opponent's",
+        // "king and h pawn", "a passed pawn": a file or a kind of pawn names no other piece.
+        "b",
+        "c",
+        "d",
+        "e",
+        "f",
+        "g",
+        "h",
+        "passed",
     ];
     const WHOLE: &[&str] = &["only", "just", "bare", "lone", "naked", "left", "alone"];
     let mut army = Army::bare();
@@ -983,6 +992,7 @@ fn army_read(text: &str, plural_count: u8) -> Option<Said<'_>> {
     let mut end = 0;
     for (start, word) in words_with_offsets(text) {
         let w = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '+' && c != '&');
+        let w = without_file_prefix(w);
         if let Some(n) = number(w) {
             count = Some(n);
         } else if let Some(kind) = piece_word(w) {
@@ -1010,6 +1020,14 @@ fn army_read(text: &str, plural_count: u8) -> Option<Said<'_>> {
         whole: whole || king && !army.is_bare(),
         rest: &text[end..],
     })
+}
+
+/// "h-pawn" as "pawn": the file a pawn stands on is no piece of its own.
+fn without_file_prefix(word: &str) -> &str {
+    match word.as_bytes() {
+        [b'a'..=b'h', b'-', rest @ ..] if rest.starts_with(b"pawn") => &word[2..],
+        _ => word,
+    }
 }
 
 /// "knvkq" (KNvKQ, as engine and endgame-table people write it) as "kn v kq".
@@ -1290,6 +1308,16 @@ mod tests {
             Party::Asker,
             "Your opponent wins",
         );
+    }
+
+    #[test]
+    fn a_pawn_named_by_its_file_is_a_pawn() {
+        for q in [
+            "rapid 15+0, my flag fell. i had king and h pawn, he had king and knight. draw??",
+            "My flag fell with king and h-pawn against king and knight. Draw?",
+        ] {
+            assert_verdict(q, Party::Asker, "Your opponent wins");
+        }
     }
 
     #[test]
