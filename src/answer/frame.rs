@@ -94,7 +94,7 @@ impl Frame {
                 None => kind_of(&lower),
             },
             defined,
-            parts: sub_questions(&without_setting_appendix(question)),
+            parts: sub_questions(&without_stated_setting(question)),
             actors: actors_in(&lower),
             settings: settings_in(&lower),
             acts: acts_in(&lower),
@@ -134,7 +134,7 @@ pub fn moves_told(lower: &str) -> Option<u32> {
 /// part of it ("Q" would otherwise be read as a queen).
 pub fn without_quiz_label(question: &str) -> &str {
     static LABEL: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^(?i:(?:q|question|quiz)\s*\d*\s*(?::\s*|[.)]\s+|\s-\s+))+")
+        Regex::new(r"^(?i:(?:(?:exam|test|seminar|arbiter|practice)\s+)?(?:q|question|quiz|scenario|case|problem)\s*\d*\s*(?::\s*|[.)]\s+|\s-\s+))+")
             .expect("valid regex")
     });
     match LABEL.find(question) {
@@ -143,23 +143,42 @@ pub fn without_quiz_label(question: &str) -> &str {
     }
 }
 
-/// An appendix named only as the setting of the story ("Rapid 20+5 under Appendix A.5.",
-/// "(Appendix B.3 applies)", "so Appendix A.5 applies"): the kind of game, which the settings
-/// read from the whole question, not the article asked about. Left out of the text that is
-/// matched, so that the story's own rule is found rather than the appendix's heading.
-pub fn without_setting_appendix(question: &str) -> std::borrow::Cow<'_, str> {
+/// The setting stated only as the frame of the story: an appendix ("Rapid 20+5 under Appendix
+/// A.5.", "(Appendix B.3 applies)", "the regulations apply B.3 because …") or a time control
+/// spelt out ("Time control is 90 minutes with 30 seconds added per move from move 1.", "a
+/// standard game (90 minutes + 30 seconds per move)"). The settings are read from the whole
+/// question; left out of the text that is matched, so that the story's own rule is found rather
+/// than the appendix's heading or the rulings that explain increments.
+pub fn without_stated_setting(question: &str) -> std::borrow::Cow<'_, str> {
     static APPENDIX: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)\s*\(?\s*(?:,\s*)?(?:so\s+|and\s+)?(?:(?:under|per|with|following)\s+appendix\s+[a-d](?:\.\d+)*(?:\s+applies)?|appendix\s+[a-d](?:\.\d+)*\s+applies)\s*\)?",
+            r"(?i)\s*\(?\s*(?:,\s*)?(?:so\s+|and\s+)?(?:(?:under|per|with|following)\s+appendix\s+[a-d](?:\.\d+)*(?:\s+applies)?|appendix\s+[a-d](?:\.\d+)*\s+applies|(?:the\s+)?(?:regulations|rules)\s+apply\s+(?:appendix\s+)?[a-d]\.\d+(?:\.\d+)*(?:\s+because\s+[^.;?]*)?)\s*\)?",
         )
         .expect("valid regex")
     });
-    if !mentions(question, "appendix") {
+    static TIME_CONTROL_STATED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?ix)
+            \b(?:the\s+)?time\s+control\s+(?:is|was|:)\s[^.;?!]*[.;]
+            | \s*\(\s*\d{1,3}\s*(?:minutes?|mins?|m)?\s*(?:\+|plus)\s*\d{1,2}\s*(?:seconds?|secs?|s)?(?:\s+(?:per|a|each)\s+move)?(?:\s+from\s+move\s+(?:1|one))?\s*\)",
+        )
+        .expect("valid regex")
+    });
+    let appendix = mentions(question, "appendix") || mentions(question, "apply");
+    let time_control = mentions(question, "time control") || question.contains('(');
+    if !appendix && !time_control {
         return std::borrow::Cow::Borrowed(question);
     }
-    let stripped = APPENDIX.replace_all(question, "");
+    let mut stripped = std::borrow::Cow::Borrowed(question);
+    if appendix {
+        stripped = std::borrow::Cow::Owned(APPENDIX.replace_all(&stripped, "").into_owned());
+    }
+    if time_control {
+        stripped =
+            std::borrow::Cow::Owned(TIME_CONTROL_STATED.replace_all(&stripped, "").into_owned());
+    }
     // Only a story told around the mention: a question that is little more than it asks
-    // about the appendix.
+    // about the setting.
     if stripped.split_whitespace().count() < 8 {
         return std::borrow::Cow::Borrowed(question);
     }
@@ -1198,7 +1217,7 @@ pub(super) const GAME_KIND_SETTINGS: [Setting; 3] =
 /// blitz moves on the opponent's time", "blitzing out") is about playing fast, in any game;
 /// "it stands like in blitz" compares with another kind of game;
 /// "Hello chess.com" greets a forum; "not a rapid or blitz game" names the settings the game
-/// was not played in.
+/// was not played in; "less than five minutes on his clock" is time left, not a five-minute game.
 pub(super) fn without_false_setting_cues(q: &str) -> std::borrow::Cow<'_, str> {
     static FALSE_CUES: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
@@ -1214,11 +1233,14 @@ pub(super) fn without_false_setting_cues(q: &str) -> std::borrow::Cow<'_, str> {
               (?:\s+(?:or|nor)\s+(?:rapid|blitz|bullet|online))?\b
             | \b(?:not|isn't|wasn't|aren't|weren't)\s+(?:being\s+)?played\s+(?:under|with|by|in|as)\s+
               (?:the\s+)?(?:an?\s+)?(?:rapid|blitz|bullet|online)
-              (?:\s+(?:or|nor)\s+(?:rapid|blitz|bullet|online))?\b",
+              (?:\s+(?:or|nor)\s+(?:rapid|blitz|bullet|online))?\b
+            | \b(?:less\s+than|fewer\s+than|under|below|within|only|last|final)\s+five\s+minutes?\b
+            | \bfive\s+minutes?\s+(?:left|remaining|to\s+go|on\s+(?:his|her|my|their|your|the)\s+clock)\b",
         )
         .expect("valid regex")
     });
     if [
+        "five minute",
         "online",
         "internet",
         "blitz",
@@ -1433,6 +1455,8 @@ mod tests {
         for q in [
             "is it illegal for a player to blitz moves on the opponent's time?",
             "he was blitzing out his moves",
+            "with less than five minutes on his clock he stopped writing",
+            "he had five minutes left",
         ] {
             assert!(!settings_in(q).contains(&Setting::Blitz), "{q}");
         }
@@ -1441,6 +1465,7 @@ mod tests {
                 .contains(&Setting::Online)
         );
         assert!(settings_in("a blitz game: can he blitz out moves?").contains(&Setting::Blitz));
+        assert!(settings_in("a five minute game: who wins?").contains(&Setting::Blitz));
         assert_eq!(
             settings_in("normal chess rules, so not a rapid or blitz game. he flagged"),
             []
@@ -1520,12 +1545,14 @@ mod tests {
             |p| vec![p.title.as_str()],
         );
         for q in &texts {
+            // Both read the text with the look-alike cues blanked out.
+            let cues = without_false_setting_cues(q);
             let mut expected: Vec<Setting> = SETTING_CUES
                 .iter()
-                .filter(|(_, words)| has(q, words))
+                .filter(|(_, words)| has(&cues, words))
                 .map(|(s, _)| *s)
                 .collect();
-            if let Some(s) = time_control_in(q) {
+            if let Some(s) = time_control_in(&cues) {
                 // The time control replaces the kinds of game named, in the first one's place.
                 let kinds: Vec<usize> = (0..expected.len())
                     .filter(|&i| GAME_KIND_SETTINGS.contains(&expected[i]))
@@ -1667,28 +1694,66 @@ mod tests {
         assert_eq!(without_quiz_label("Q. Who wins?"), "Who wins?");
         assert_eq!(without_quiz_label("Quiz - who wins?"), "who wins?");
         assert_eq!(without_quiz_label("Q:"), "Q:");
+        assert_eq!(
+            without_quiz_label("Exam question: In a standard game, who wins?"),
+            "In a standard game, who wins?"
+        );
+        assert_eq!(
+            without_quiz_label("Scenario 2: My flag fell."),
+            "My flag fell."
+        );
+        assert_eq!(without_quiz_label("Case closed?"), "Case closed?");
     }
 
     #[test]
     fn an_appendix_named_as_the_setting_is_left_out_of_the_matched_text() {
         assert_eq!(
-            without_setting_appendix(
+            without_stated_setting(
                 "Rapid 20+5 under Appendix A.5. Black claims the fifty-move rule. What is the ruling?"
             ),
             "Rapid 20+5. Black claims the fifty-move rule. What is the ruling?"
         );
         assert_eq!(
-            without_setting_appendix(
+            without_stated_setting(
                 "Blitz 3+2 (Appendix B.3 applies). Black castles with two hands. What penalty applies?"
             ),
             "Blitz 3+2. Black castles with two hands. What penalty applies?"
+        );
+        assert_eq!(
+            without_stated_setting(
+                "Blitz event; the regulations apply B.3 because not every game has its own arbiter. White makes his first illegal move of the game."
+            ),
+            "Blitz event;. White makes his first illegal move of the game."
         );
         // The appendix asked about stays.
         for asked in [
             "What does Appendix A.5 say about illegal moves?",
             "Does appendix B.3 apply to my club's blitz night?",
         ] {
-            assert_eq!(without_setting_appendix(asked), asked);
+            assert_eq!(without_stated_setting(asked), asked);
+        }
+    }
+
+    #[test]
+    fn a_time_control_stated_as_the_setting_is_left_out_of_the_matched_text() {
+        assert_eq!(
+            without_stated_setting(
+                "Time control is 90 minutes for the game with 30 seconds added per move from move 1. A player stops writing down the moves. What should the arbiter do?"
+            ),
+            " A player stops writing down the moves. What should the arbiter do?"
+        );
+        assert_eq!(
+            without_stated_setting(
+                "In a standard game (90 minutes + 30 seconds per move) the arbiter sees a flag fall. What should he do?"
+            ),
+            "In a standard game the arbiter sees a flag fall. What should he do?"
+        );
+        // The time control asked about stays.
+        for asked in [
+            "What is the time control for a rapid game?",
+            "Our time control is 90+30. Is that rapid?",
+        ] {
+            assert_eq!(without_stated_setting(asked), asked);
         }
     }
 
