@@ -219,7 +219,7 @@ fn own_settings(frame: &Frame, part: &str) -> Option<Frame> {
 const LEAD_MARGIN: f32 = 0.1;
 
 /// How many search hits a question (or a part) is matched against.
-const MATCH_HITS: usize = 10;
+const MATCH_HITS: usize = 15;
 
 /// Puts the surest part's match first when it is much surer than the first part's: "How does
 /// claiming work? Can they claim any time between the 50th and 75th move?" is decided by
@@ -325,7 +325,7 @@ struct PartMatch {
 
 /// How many of the search's best hits a part's candidates take in (each scored by the matcher
 /// too, and each casting its article vote).
-const HITS_WEIGHED: usize = 10;
+const HITS_WEIGHED: usize = 15;
 
 /// A question naming an article is asked about its story rather than the article from this
 /// many words on ([`Arbiter::story_beyond_the_article`]) …
