@@ -438,6 +438,15 @@ fn kind_of(q: &str) -> QuestionKind {
     for p in [". ", ", ", "— ", "- ", "; ", ": "] {
         starts.extend(asked.match_indices(p).map(|(i, _)| i + p.len()));
     }
+    // Typed without a question mark, the question often ends the line unmarked ("touched rook
+    // first then king can i castle"): a cue may open any of its last few words.
+    if !asked.contains('?') {
+        starts.extend(
+            last_words_starts(asked, 6)
+                .into_iter()
+                .filter(|&i| UNMARKED_ASKS.iter().any(|a| asked[i..].starts_with(a))),
+        );
+    }
     // A lead-in that only sets the scene ("In chess can you…", "So can I…") does not open
     // the question: the cue may follow it.
     starts.extend(
@@ -463,6 +472,36 @@ fn kind_of(q: &str) -> QuestionKind {
         QuestionKind::Other if !q.contains('?') => QuestionKind::Statement,
         kind => kind,
     }
+}
+
+/// The inverted openings that ask a question even unmarked, at the end of a line.
+const UNMARKED_ASKS: &[&str] = &[
+    "can i ",
+    "can he ",
+    "can she ",
+    "can we ",
+    "can you ",
+    "could i ",
+    "do i ",
+    "does he ",
+    "does she ",
+    "does it ",
+    "is it ",
+    "is that ",
+    "is this ",
+    "should i ",
+    "must i ",
+    "may i ",
+    "am i ",
+    "did i ",
+    "who wins",
+    "what happens",
+];
+
+/// Where each of the last `n` words of `text` starts (after a space).
+fn last_words_starts(text: &str, n: usize) -> Vec<usize> {
+    let spaces: Vec<usize> = text.match_indices(' ').map(|(i, _)| i + 1).collect();
+    spaces[spaces.len().saturating_sub(n)..].to_vec()
 }
 
 /// A yes/no question that offers two courses, each with its own asking verb ("…, or do I…",
@@ -854,6 +893,7 @@ const CONTINUATION_OPENINGS: &[&str] = &[
     "would it have been",
     "would it be the same",
     "and then ",
+    "and while ",
     "therefore",
     "hence ",
     "thus ",
@@ -1226,6 +1266,7 @@ pub(super) fn without_false_setting_cues(q: &str) -> std::borrow::Cow<'_, str> {
                |saw|seen|see|googled|checked|research|researched)\b(?:\s+\S+){0,3}?\s+(?:online|(?:on\s+|in\s+)?the\s+internet)\b
             | \b(?:online|internet)\s+(?:that|sources?|articles?|resources?|research|says?|said|forums?|searches?)\b
             | \b(?:like\s+(?:in\s+)?|as\s+in\s+)(?:rapid|blitz|bullet)\b
+            | \b(?:like|as|than)\s+(?:it\s+is\s+|it's\s+)?(?:online|on\s+the\s+internet)\b
             | \bto\s+blitz\b | \bblitz(?:ing|ed)\b | \bblitz\s+(?:out\s+)?(?:his|her|my|their|your)?\s*moves\b
             | \b(?:hello|hi|hey|dear|thanks|thank\ you)\s*,?\s+chess\.com\b
             | \bchess\.com\s+(?:community|forums?|members|users)\b
@@ -1442,6 +1483,7 @@ mod tests {
             "i searched for it online but no luck",
             "i've been looking on the internet for some reference to this procedure",
             "i searched the internet and found nothing",
+            "i thought that's a draw, like online, because two knights can't force mate",
         ] {
             assert!(!settings_in(q).contains(&Setting::Online), "{q}");
         }
@@ -1763,6 +1805,7 @@ mod tests {
             "A spectator told the arbiter that my king had moved before I castled. What happens now? Surely it's too late after 8 moves?",
             "About 8 moves in, we realised we'd been playing the wrong colours. What happens now? And what if we'd only noticed at move 15?",
             "His flag fell and I claimed. Was the arbiter right? And would it have been the same if it was my flag?",
+            "Can I walk around the hall while it's my move? And while my opponent is thinking?",
         ] {
             assert_eq!(sub_questions(story).len(), 1, "{story}");
         }
@@ -1955,6 +1998,15 @@ mod tests {
             QuestionKind::Ruling
         );
         assert_eq!(kind("he flagged, can I claim?"), QuestionKind::YesNo);
+        // Without a question mark, the ask that ends the line.
+        assert_eq!(
+            kind("article 4.4 touched rook first then king can i castle"),
+            QuestionKind::YesNo
+        );
+        assert_eq!(
+            kind("the arbiter said I can play on and I did"),
+            QuestionKind::Statement
+        );
     }
 
     #[test]
