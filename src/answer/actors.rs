@@ -297,6 +297,9 @@ pub const OPPONENT_HOLDS: &[&str] = &[
     "her ",
     "opponent's ",
     "opponent: ",
+    // "I had K+B, my opponent K+B": the verb left out after the first army.
+    "opponent ",
+    "opponent, ",
     "he ran out of time with ",
     "she ran out of time with ",
     "he timed out with ",

@@ -224,6 +224,9 @@ impl FlagByMaterial {
         if lower.contains("both flags") || lower.contains("both players ran out") {
             return None;
         }
+        if questions_the_arbiters_call(lower) {
+            return None;
+        }
         if !FLAG_VERBS.iter().any(|v| lower.contains(v))
             && !WIN_ON_TIME.iter().any(|v| lower.contains(v))
         {
@@ -718,6 +721,32 @@ fn flag_called(lower: &str) -> bool {
     CALLING.contains(&last_word)
 }
 
+/// "The arbiter stopped the clock and declared I lost on time — I thought only the opponent
+/// can claim a flag?": the question is whether the arbiter may call it, which the rulings
+/// answer, not who wins on the material.
+fn questions_the_arbiters_call(lower: &str) -> bool {
+    const DOUBTING: &[&str] = &[
+        "only the opponent can",
+        "only my opponent can",
+        "only the player",
+        "only players can",
+        "only a player can",
+        "can the arbiter",
+        "can the td",
+        "is the arbiter allowed",
+        "was the arbiter allowed",
+        "supposed to stay out",
+        "can he do that",
+        "can she do that",
+        "can they do that",
+        "is that allowed",
+        "was this allowed",
+        "was that allowed",
+    ];
+    (lower.contains("arbiter") || lower.contains(" td "))
+        && DOUBTING.iter().any(|d| lower.contains(d))
+}
+
 /// Winning on time named without a flag ("my opponent has 3 seconds, can I win on time?"):
 /// the winner's opponent is the one whose flag is to fall.
 const WIN_ON_TIME: &[&str] = &[
@@ -983,6 +1012,9 @@ fn army_read(text: &str, plural_count: u8) -> Option<Said<'_>> {
         "g",
         "h",
         "passed",
+        // "his king and a black pawn": the colour of a man already owned.
+        "black",
+        "white",
     ];
     const WHOLE: &[&str] = &["only", "just", "bare", "lone", "naked", "left", "alone"];
     let mut army = Army::bare();
@@ -1318,6 +1350,31 @@ mod tests {
         ] {
             assert_verdict(q, Party::Asker, "Your opponent wins");
         }
+    }
+
+    #[test]
+    fn an_army_after_a_verbless_owner_or_with_its_colour_is_read() {
+        assert_verdict(
+            "I had K + dark-squared bishop, my opponent K + light-squared bishop, and his flag fell. Who wins?",
+            Party::Opponent,
+            "You win",
+        );
+        assert_verdict(
+            "I had king and queen against his king and a black pawn on h3, and my flag fell. Who wins?",
+            Party::Asker,
+            "Your opponent wins",
+        );
+    }
+
+    #[test]
+    fn a_question_about_the_arbiters_call_is_left_to_the_rulings() {
+        assert!(read("I had K+R+P against K+R and my flag fell. The arbiter standing by the board stopped the clock and declared I lost. I thought only the opponent can claim a flag. Was this allowed?").is_none());
+        assert!(
+            read(
+                "I had K+R+P against K+R and my flag fell. The arbiter declared I lost. Who wins?"
+            )
+            .is_some()
+        );
     }
 
     #[test]

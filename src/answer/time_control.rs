@@ -74,8 +74,9 @@ static IS_CATEGORY: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
-/// What a classifying word may also say of a result or a move rather than of a time control
-/// ("a draw counts as a win for Black", "is that considered an illegal move").
+/// What a classifying word may also say of a result, a move or a piece rather than of a time
+/// control ("a draw counts as a win for Black", "is that considered an illegal move", "an
+/// upside-down rook counts as a queen").
 const NOT_A_CLASS: &[&str] = &[
     "a win",
     "a draw",
@@ -95,6 +96,19 @@ const NOT_A_CLASS: &[&str] = &[
     "a resign",
     "check",
     "stalemate",
+    "a queen",
+    "queen",
+    "a rook",
+    "rook",
+    "a knight",
+    "a bishop",
+    "a pawn",
+    "a piece",
+    "a promotion",
+    "a capture",
+    "a claim",
+    "a warning",
+    "a forfeit",
 ];
 
 /// Whether a classifying word in `q` classifies (not "…counts as a win for Black").
@@ -383,6 +397,12 @@ mod tests {
         assert_eq!(
             kind("Does 5 minutes count as blitz?"),
             Some((5, 0, GameKind::Blitz))
+        );
+        assert_eq!(
+            kind(
+                "Rapid game, 15+5: she put an upside-down rook on b1, said 'queen' and pressed the clock; at her club it counts as a queen. Is that right?"
+            ),
+            None
         );
     }
 
