@@ -56,6 +56,10 @@ pub fn number(word: &str) -> Option<u32> {
     if let Some(i) = TENS.iter().position(|w| *w == word) {
         return Some(30 + 10 * i as u32);
     }
+    // Digits only: `parse` would also take a sign ("+2").
+    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
     word.parse().ok()
 }
 
@@ -71,6 +75,7 @@ mod tests {
             ("forty", Some(40)),
             ("ninety", Some(90)),
             ("dozen", None),
+            ("+2", None),
             ("", None),
         ] {
             assert_eq!(super::number(word), n, "{word}");

@@ -1081,15 +1081,16 @@ fn add(army: &mut Army, kind: PieceKind, n: u8, king: &mut bool) {
     }
 }
 
+/// How many of a piece an army word counts: one to four in digits or words, "single" and
+/// "both", or a vague "some", "a few", "a couple" read as two.
 fn number(w: &str) -> Option<u8> {
-    Some(match w {
-        "one" | "single" | "1" => 1,
-        "two" | "2" | "both" => 2,
-        "three" | "3" => 3,
-        "four" | "4" => 4,
-        "some" | "several" | "few" | "number" | "couple" | "many" => 2,
-        _ => return None,
-    })
+    match w {
+        "single" => Some(1),
+        "both" | "some" | "several" | "few" | "number" | "couple" | "many" => Some(2),
+        _ => crate::text::number(w)
+            .filter(|n| (1..=4).contains(n))
+            .map(|n| n as u8),
+    }
 }
 
 fn words_with_offsets(text: &str) -> impl Iterator<Item = (usize, &str)> {

@@ -169,13 +169,18 @@ pub fn without_stated_setting(question: &str) -> std::borrow::Cow<'_, str> {
     if !appendix && !time_control {
         return std::borrow::Cow::Borrowed(question);
     }
+    // Each pattern copies the text only when it finds something to leave out.
     let mut stripped = std::borrow::Cow::Borrowed(question);
-    if appendix {
-        stripped = std::borrow::Cow::Owned(APPENDIX.replace_all(&stripped, "").into_owned());
-    }
-    if time_control {
-        stripped =
-            std::borrow::Cow::Owned(TIME_CONTROL_STATED.replace_all(&stripped, "").into_owned());
+    for (wanted, pattern) in [
+        (appendix, &*APPENDIX),
+        (time_control, &*TIME_CONTROL_STATED),
+    ] {
+        if !wanted {
+            continue;
+        }
+        if let std::borrow::Cow::Owned(left) = pattern.replace_all(&stripped, "") {
+            stripped = std::borrow::Cow::Owned(left);
+        }
     }
     // Only a story told around the mention: a question that is little more than it asks
     // about the setting.
@@ -443,7 +448,6 @@ fn kind_of(q: &str) -> QuestionKind {
     if !asked.contains('?') {
         starts.extend(
             last_words_starts(asked, 6)
-                .into_iter()
                 .filter(|&i| UNMARKED_ASKS.iter().any(|a| asked[i..].starts_with(a))),
         );
     }
@@ -498,10 +502,9 @@ const UNMARKED_ASKS: &[&str] = &[
     "what happens",
 ];
 
-/// Where each of the last `n` words of `text` starts (after a space).
-fn last_words_starts(text: &str, n: usize) -> Vec<usize> {
-    let spaces: Vec<usize> = text.match_indices(' ').map(|(i, _)| i + 1).collect();
-    spaces[spaces.len().saturating_sub(n)..].to_vec()
+/// Where each of the last `n` words of `text` starts (after a space), last first.
+fn last_words_starts(text: &str, n: usize) -> impl Iterator<Item = usize> + '_ {
+    text.rmatch_indices(' ').take(n).map(|(i, _)| i + 1)
 }
 
 /// A yes/no question that offers two courses, each with its own asking verb ("…, or do I…",
