@@ -692,10 +692,14 @@ fn flagged_party(lower: &str) -> Option<Party> {
     if !flag_named {
         return winner_on_time(lower).map(Party::other);
     }
-    match (
-        lettered_flag(lower).or_else(|| generic_you(lower)),
-        subject(lower, FLAG_VERBS),
-    ) {
+    // "… my flag fell. Isn't a flag a flag?": a flag in general ("a flag") has no owner, and
+    // a closing question about flags names none; the story before it does.
+    let owned = lower.replace(" a flag", " a banner");
+    let owner = subject(&owned, FLAG_VERBS).or_else(|| {
+        let story = &owned[..owned.len() - last_flag_sentence(&owned).len()];
+        subject(story, FLAG_VERBS)
+    });
+    match (lettered_flag(lower).or_else(|| generic_you(lower)), owner) {
         (Some(p), _) => Some(p),
         // "My opponent called 'Flag!'": the one who calls it is not the one whose flag fell.
         (None, Some(actor)) if flag_called(lower) => Party::of_actor(actor).map(Party::other),
@@ -1110,6 +1114,20 @@ mod tests {
 
     fn read(q: &str) -> Option<FlagByMaterial> {
         FlagByMaterial::read(&Frame::read(&spell_out_pieces(q)))
+    }
+
+    #[test]
+    fn a_closing_question_about_flags_in_general_leaves_the_owner_to_the_story() {
+        assert_verdict(
+            "I had rook and king, he had just his king. My flag fell. Isn't a flag a flag?",
+            Party::Asker,
+            "It is a draw",
+        );
+        assert_verdict(
+            "I had rook and king, he had just his king. My flag fell. He claimed a win on time, the arbiter gave a draw. Not complaining but he is. Isn't a flag a flag?",
+            Party::Asker,
+            "It is a draw",
+        );
     }
 
     /// Reads `q` and checks whose flag fell and how the verdict opens.

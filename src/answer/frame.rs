@@ -94,7 +94,7 @@ impl Frame {
                 None => kind_of(&lower),
             },
             defined,
-            parts: sub_questions(&without_stated_setting(question)),
+            parts: sub_questions(&without_asides(question)),
             actors: actors_in(&lower),
             settings: settings_in(&lower),
             acts: acts_in(&lower),
@@ -148,8 +148,10 @@ pub fn without_quiz_label(question: &str) -> &str {
 /// spelt out ("Time control is 90 minutes with 30 seconds added per move from move 1.", "a
 /// standard game (90 minutes + 30 seconds per move)"). The settings are read from the whole
 /// question; left out of the text that is matched, so that the story's own rule is found rather
-/// than the appendix's heading or the rulings that explain increments.
-pub fn without_stated_setting(question: &str) -> std::borrow::Cow<'_, str> {
+/// than the appendix's heading or the rulings that explain increments. A comparison in
+/// brackets ("(like when you castle with 2 hands)") is left out too: it names another case
+/// than the one asked about.
+pub fn without_asides(question: &str) -> std::borrow::Cow<'_, str> {
     static APPENDIX: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
             r"(?i)\s*\(?\s*(?:,\s*)?(?:so\s+|and\s+)?(?:(?:under|per|with|following)\s+appendix\s+[a-d](?:\.\d+)*(?:\s+applies)?|appendix\s+[a-d](?:\.\d+)*\s+applies|(?:the\s+)?(?:regulations|rules)\s+apply\s+(?:appendix\s+)?[a-d]\.\d+(?:\.\d+)*(?:\s+because\s+[^.;?]*)?)\s*\)?",
@@ -164,8 +166,15 @@ pub fn without_stated_setting(question: &str) -> std::borrow::Cow<'_, str> {
         )
         .expect("valid regex")
     });
+    static COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)\s*\(\s*(?:just\s+|exactly\s+)?(?:like|as\s+(?:when|with|if|in)|same\s+as|similar\s+to)\s[^()]{0,100}\)",
+        )
+        .expect("valid regex")
+    });
     let appendix = mentions(question, "appendix") || mentions(question, "apply");
-    let time_control = mentions(question, "time control") || question.contains('(');
+    let bracket = question.contains('(');
+    let time_control = mentions(question, "time control") || bracket;
     if !appendix && !time_control {
         return std::borrow::Cow::Borrowed(question);
     }
@@ -174,6 +183,7 @@ pub fn without_stated_setting(question: &str) -> std::borrow::Cow<'_, str> {
     for (wanted, pattern) in [
         (appendix, &*APPENDIX),
         (time_control, &*TIME_CONTROL_STATED),
+        (bracket, &*COMPARISON),
     ] {
         if !wanted {
             continue;
@@ -1753,19 +1763,19 @@ mod tests {
     #[test]
     fn an_appendix_named_as_the_setting_is_left_out_of_the_matched_text() {
         assert_eq!(
-            without_stated_setting(
+            without_asides(
                 "Rapid 20+5 under Appendix A.5. Black claims the fifty-move rule. What is the ruling?"
             ),
             "Rapid 20+5. Black claims the fifty-move rule. What is the ruling?"
         );
         assert_eq!(
-            without_stated_setting(
+            without_asides(
                 "Blitz 3+2 (Appendix B.3 applies). Black castles with two hands. What penalty applies?"
             ),
             "Blitz 3+2. Black castles with two hands. What penalty applies?"
         );
         assert_eq!(
-            without_stated_setting(
+            without_asides(
                 "Blitz event; the regulations apply B.3 because not every game has its own arbiter. White makes his first illegal move of the game."
             ),
             "Blitz event;. White makes his first illegal move of the game."
@@ -1775,20 +1785,32 @@ mod tests {
             "What does Appendix A.5 say about illegal moves?",
             "Does appendix B.3 apply to my club's blitz night?",
         ] {
-            assert_eq!(without_stated_setting(asked), asked);
+            assert_eq!(without_asides(asked), asked);
         }
+    }
+
+    #[test]
+    fn a_comparison_in_brackets_is_left_out_of_the_matched_text() {
+        assert_eq!(
+            without_asides(
+                "He moves with his right hand and presses the clock with his left, so I claimed an illegal move (like when you castle with 2 hands). Do I get a minute?"
+            ),
+            "He moves with his right hand and presses the clock with his left, so I claimed an illegal move. Do I get a minute?"
+        );
+        let asked = "Can I castle (king and rook with two hands) in blitz?";
+        assert_eq!(without_asides(asked), asked);
     }
 
     #[test]
     fn a_time_control_stated_as_the_setting_is_left_out_of_the_matched_text() {
         assert_eq!(
-            without_stated_setting(
+            without_asides(
                 "Time control is 90 minutes for the game with 30 seconds added per move from move 1. A player stops writing down the moves. What should the arbiter do?"
             ),
             " A player stops writing down the moves. What should the arbiter do?"
         );
         assert_eq!(
-            without_stated_setting(
+            without_asides(
                 "In a standard game (90 minutes + 30 seconds per move) the arbiter sees a flag fall. What should he do?"
             ),
             "In a standard game the arbiter sees a flag fall. What should he do?"
@@ -1798,7 +1820,7 @@ mod tests {
             "What is the time control for a rapid game?",
             "Our time control is 90+30. Is that rapid?",
         ] {
-            assert_eq!(without_stated_setting(asked), asked);
+            assert_eq!(without_asides(asked), asked);
         }
     }
 

@@ -492,8 +492,7 @@ impl Arbiter {
             .then(|| self.unseen_board_answer(&frame))
             .flatten()
             .or_else(|| self.time_control_answer(&frame));
-        computed
-            .unwrap_or_else(|| self.rulebook_answer(&frame::without_stated_setting(&spelt), &frame))
+        computed.unwrap_or_else(|| self.rulebook_answer(&frame::without_asides(&spelt), &frame))
     }
 
     /// A question whose game cannot be played through (a move that no piece can make, in the

@@ -31,6 +31,17 @@ const WAS_IT_LEGAL: &[&str] = &[
     "is this legal?",
 ];
 
+/// The same question asked the other way round: the answer is then "No".
+const WAS_IT_ILLEGAL: &[&str] = &[
+    "was that illegal",
+    "was it illegal",
+    "was this illegal",
+    "was illegal, was it",
+    "was the move illegal",
+    "was his move illegal",
+    "was my move illegal",
+];
+
 /// The history index of the move asked about: one the question names, else the last.
 fn asked_ply(ask: &PositionAsk) -> Option<usize> {
     ask.played
@@ -53,7 +64,7 @@ impl PositionRuling for LastMove {
             && ask.mentions(&["legal", "allowed"]);
         ask.tested_move.is_none()
             && !ask.game.plies.is_empty()
-            && (ask.mentions(WAS_IT_LEGAL) || named_played)
+            && (ask.mentions(WAS_IT_LEGAL) || ask.mentions(WAS_IT_ILLEGAL) || named_played)
     }
 
     fn rule(&self, ask: &PositionAsk) -> Ruled {
@@ -66,8 +77,13 @@ impl PositionRuling for LastMove {
             .positions()
             .nth(i)
             .expect("a position before every ply");
+        let yes = if ask.mentions(WAS_IT_ILLEGAL) && !ask.mentions(WAS_IT_LEGAL) {
+            "No"
+        } else {
+            "Yes"
+        };
         let mut ruled = Ruled::new(format!(
-            "Yes: {} {} was a legal move — {}.",
+            "{yes}: {} {} was a legal move — {}.",
             ply.number,
             ply.san,
             describe_legal_move(before, ply.m)

@@ -27,6 +27,9 @@ pub struct PlayedMove {
     /// It comes right after "played", "pushed"…, so even a bare square ("played d5") is a move
     /// (after "went to f1" it is only a square).
     pub direct: bool,
+    /// The question asks about this move itself ("I just played exd6, is that legal?"): one
+    /// the history lacks is the move tested, in the position before it, not one to play.
+    pub questioned: bool,
 }
 
 /// What the question says was played, and what that did to the game.
@@ -162,6 +165,7 @@ pub fn reported(question: &str) -> Vec<PlayedMove> {
                 color: None,
                 ply: None,
                 direct: playing_verb_at.is_some_and(|v| v + 1 == i),
+                questioned: questioned_after(&question[at + raw.len()..]),
             });
         } else if STOPS.contains(&word) {
             active = None;
@@ -175,6 +179,49 @@ pub fn reported(question: &str) -> Vec<PlayedMove> {
         }
     }
     out
+}
+
+/// Asks whether the move just reported was allowed ("I just played exd6, is that legal?"):
+/// the move is then the one tested, in the position before it, not history to rule after.
+const QUESTIONED: &[&str] = &[
+    "is that legal",
+    "was that legal",
+    "is it legal",
+    "was it legal",
+    "is this legal",
+    "was this legal",
+    "is that allowed",
+    "was that allowed",
+    "is it allowed",
+    "was it allowed",
+    "is that a legal",
+    "was that a legal",
+    "is that valid",
+    "was that valid",
+    "is that possible",
+    "was that possible",
+    "is that ok",
+    "was that ok",
+    "is that okay",
+    "was that okay",
+    "is that really en passant",
+    "is that en passant",
+    "was that en passant",
+    "was that really",
+    "is that really",
+];
+
+/// Whether the words right after a reported move ask about that move itself.
+fn questioned_after(rest: &str) -> bool {
+    let next: String = rest
+        .trim_start_matches([',', '.', ' ', '!', '-', '–', '—', ';'])
+        .chars()
+        .take(40)
+        .collect::<String>()
+        .to_lowercase()
+        .replace(['’', '‘'], "'");
+    let next = next.strip_prefix("and ").unwrap_or(&next);
+    QUESTIONED.iter().any(|q| next.starts_with(q))
 }
 
 /// Whether a token uses explicit move notation (a piece letter, a capture, castling, UCI),
@@ -192,7 +239,7 @@ pub fn apply(question: &str, game: &mut Game) -> Played {
         if let Some((ply, color)) = find_in_history(game, &pm.text) {
             pm.color = Some(color);
             pm.ply = Some(ply);
-        } else if !pm.direct && !explicit(&pm.text) {
+        } else if pm.questioned || (!pm.direct && !explicit(&pm.text)) {
             // "his bishop went to c4": a square, not a pawn move to add.
             continue;
         } else {
@@ -258,6 +305,10 @@ mod tests {
         assert!(!reported("His bishop went to c4. Can I castle?")[0].direct);
         let r = reported("I played Kf1 and then Ke1. Can I castle?");
         assert_eq!(r.len(), 2);
+        // A reported move the question asks about is the move tested, not history.
+        assert!(reported("I just played exd6, is that legal en passant?")[0].questioned);
+        assert!(reported("He played Nxe5. Was that allowed?")[0].questioned);
+        assert!(!reported("He played Qh5. Is it check?")[0].questioned);
     }
 
     #[test]
@@ -278,5 +329,9 @@ mod tests {
         let mut g = Game::from_moves(None, &["e4"]).unwrap();
         let p = apply("He played Qh5. Is it check?", &mut g);
         assert_eq!((g.plies.len(), p.notes.len()), (1, 1));
+        // Asked about and not in the history: tested where it was played, so not added.
+        let mut g = Game::from_moves(None, &["e4", "Nf6", "e5", "d5"]).unwrap();
+        let p = apply("I just played exd6, is that legal en passant?", &mut g);
+        assert_eq!((g.plies.len(), p.moves.len()), (4, 0));
     }
 }
