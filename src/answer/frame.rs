@@ -724,6 +724,8 @@ const KIND_CUES: &[KindCue] = &[
             "how can",
             "how does",
             "how should",
+            "how exactly",
+            "how precisely",
             "how to",
             "how many",
             "how much",
