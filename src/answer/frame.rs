@@ -682,6 +682,23 @@ const KIND_CUES: &[KindCue] = &[
             "what is the result",
             "what's the result",
             "result of the game",
+            // A match decided by the game ("Armageddon … stalemate. Who goes through?").
+            "who goes through",
+            "who advances",
+            "who qualifies",
+            "who progresses",
+            // Two results to choose from: a bare "Yes" or "No" picks neither.
+            "draw or loss",
+            "draw or a loss",
+            "draw or win",
+            "draw or a win",
+            "win or draw",
+            "win or a draw",
+            "loss or draw",
+            "loss or a draw",
+            "or a win?",
+            "or a draw?",
+            "or a loss?",
         ],
         opening: &[],
     },
@@ -1533,6 +1550,17 @@ mod tests {
             []
         );
         assert_eq!(settings_in("it wasn't played as a rapid game"), []);
+    }
+
+    #[test]
+    fn a_choice_of_results_and_a_match_decided_ask_for_the_result() {
+        for q in [
+            "Armageddon tiebreak: the game ended in stalemate. Who goes through?",
+            "The 75th move was checkmate. Is that a draw under the 75-move rule or a win?",
+            "My flag fell after I stalemated him. Draw or loss?",
+        ] {
+            assert_eq!(kind_of(&lowered(q)), QuestionKind::Result, "{q}");
+        }
     }
 
     #[test]
