@@ -238,7 +238,7 @@ impl FlagByMaterial {
         let lower = first_person.as_ref().map_or(lower, |(text, _)| text);
         let flagged_with = army_beside_the_flag(lower);
         let lower = flagged_with.as_ref().unwrap_or(lower);
-        if no_flag_fell(lower) {
+        if no_flag_fell(lower) || game_over_on_the_board(lower) {
             return None;
         }
         // "The opponent (white) has a bishop": the colour in brackets is read by `named_asker`.
@@ -458,6 +458,29 @@ fn no_flag_fell(lower: &str) -> bool {
                 .skip(1)
                 .any(|w| actor_word(w).is_some())
         })
+}
+
+/// The story ends the game on the board as well ("he played a queen move that stalemated me",
+/// "I mated him"): whether the mate or stalemate or the flag came first decides, which the
+/// rulings answer; the material alone does not.
+fn game_over_on_the_board(lower: &str) -> bool {
+    const ENDED: &[&str] = &[
+        "stalemated",
+        "checkmated me",
+        "checkmated him",
+        "checkmated her",
+        "mated me",
+        "mated him",
+        "mated her",
+        "gave mate",
+        "gave checkmate",
+        "delivered mate",
+        "delivered checkmate",
+        "the stalemate",
+        "it was stalemate",
+        "was a stalemate",
+    ];
+    ENDED.iter().any(|e| lower.contains(e))
 }
 
 /// A chat-style flag story whose army is told a few words after the flag ("flagged in a 3+0
@@ -1127,6 +1150,15 @@ mod tests {
             "I had rook and king, he had just his king. My flag fell. He claimed a win on time, the arbiter gave a draw. Not complaining but he is. Isn't a flag a flag?",
             Party::Asker,
             "It is a draw",
+        );
+    }
+
+    #[test]
+    fn a_story_that_ends_the_game_on_the_board_is_left_to_the_rulings() {
+        assert!(read("I had king and pawn, he had king and queen, and he played a queen move that stalemated me. Then I saw his flag had fallen. Should I have won?").is_none());
+        assert!(
+            read("I had king and pawn, he had king and queen. His flag fell. Should I have won?")
+                .is_some()
         );
     }
 

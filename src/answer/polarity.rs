@@ -105,7 +105,7 @@ pub fn asks_whether_someone_is_right(lower: &str) -> bool {
         Regex::new(concat!(
             r"\b(was|is|were|are)\s+(the\s+)?(arbiter|arbitor|td|director|dop|referee|organi[sz]er|captain|he|she|they|i|my opponent)('s)?\s+(\w+\s+){0,2}(right|correct|wrong|incorrect)\b",
             r"|\bwho(\s+is|'s)\s+right\b",
-            r"|\bis\s+(that|this)\s+(right|true|correct)\b|\bis\s+it\s+(true|correct)\b",
+            r"|\b(is|was)\s+(that|this)\s+(right|true|correct|fair)\b|\b(is|was)\s+it\s+(true|correct)\b",
             // A negative statement with a tag ("so i cant claim 3fold right?"): a bare "Yes"
             // would read as agreeing that it is not allowed.
             r"|\b(can't|cant|cannot|can\s+not|not|isn't|isnt|doesn't|doesnt|don't|dont|won't|wont|never|no)\b[^?.!]*[\s,]right\s*\?",
@@ -185,5 +185,9 @@ mod tests {
         assert!(asks("no scoresheet in blitz so i cant claim 3fold right?"));
         assert!(asks("i don't have to say check, right?"));
         assert!(!asks("i can claim the draw now, right?"));
+        assert!(asks(
+            "the arbiter let the pawn capture stand - was that right?"
+        ));
+        assert!(asks("then he sent me out of the hall. was that fair?"));
     }
 }
