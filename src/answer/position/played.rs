@@ -239,8 +239,13 @@ pub fn apply(question: &str, game: &mut Game) -> Played {
         if let Some((ply, color)) = find_in_history(game, &pm.text) {
             pm.color = Some(color);
             pm.ply = Some(ply);
-        } else if pm.questioned || (!pm.direct && !explicit(&pm.text)) {
+        } else if !pm.direct && !explicit(&pm.text) {
             // "his bishop went to c4": a square, not a pawn move to add.
+            continue;
+        } else if pm.questioned && resolve_move(game.current(), &pm.text, game.mode).is_ok() {
+            // "I just played exd6, is that legal?" with exd6 still to come: the move is tested
+            // where it was chosen. (With a bare FEN of the position after it, it cannot be
+            // played again and is taken as played, below.)
             continue;
         } else {
             let pos = game.current().clone();
@@ -333,5 +338,9 @@ mod tests {
         let mut g = Game::from_moves(None, &["e4", "Nf6", "e5", "d5"]).unwrap();
         let p = apply("I just played exd6, is that legal en passant?", &mut g);
         assert_eq!((g.plies.len(), p.moves.len()), (4, 0));
+        // A FEN of the position after the move: it cannot be played again, so it was played.
+        let mut g = Game::new(Some("k7/8/1Q6/8/8/8/8/6K1 b - - 1 1")).unwrap();
+        let p = apply("I played Qb6, is that legal?", &mut g);
+        assert_eq!((g.plies.len(), p.moves.len()), (0, 1));
     }
 }
