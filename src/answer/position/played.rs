@@ -242,14 +242,13 @@ pub fn apply(question: &str, game: &mut Game) -> Played {
         } else if !pm.direct && !explicit(&pm.text) {
             // "his bishop went to c4": a square, not a pawn move to add.
             continue;
-        } else if pm.questioned && resolve_move(game.current(), &pm.text, game.mode).is_ok() {
-            // "I just played exd6, is that legal?" with exd6 still to come: the move is tested
-            // where it was chosen. (With a bare FEN of the position after it, it cannot be
-            // played again and is taken as played, below.)
-            continue;
         } else {
             let pos = game.current().clone();
             match resolve_move(&pos, &pm.text, game.mode) {
+                // "I just played exd6, is that legal?" with exd6 still to come: the move is
+                // tested where it was chosen. (With a bare FEN of the position after it, it
+                // cannot be played again and is taken as played, below.)
+                Ok(_) if pm.questioned => continue,
                 Ok(m) => {
                     pm.color = Some(Side::of(pos.turn()));
                     pm.ply = Some(game.plies.len());
