@@ -40,6 +40,13 @@ const WAS_IT_ILLEGAL: &[&str] = &[
     "was the move illegal",
     "was his move illegal",
     "was my move illegal",
+    "isn't that illegal",
+    "isn't it illegal",
+    "isn't this illegal",
+    "wasn't that illegal",
+    "wasn't it illegal",
+    "is that not illegal",
+    "was that not illegal",
 ];
 
 /// The history index of the move asked about: one the question names, else the last.
