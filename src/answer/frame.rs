@@ -211,6 +211,47 @@ fn opp_as_opponent(text: &str) -> std::borrow::Cow<'_, str> {
     OPP.replace_all(text, "${1}pponent$2")
 }
 
+/// Chat spellings written out ("do u have to", "ur clock", "cant", "doesnt"), so that the
+/// question's kind, actors and polarity are read as in the spelled-out question.
+pub(super) fn chat_speak_written_out(text: &str) -> std::borrow::Cow<'_, str> {
+    const WRITTEN_OUT: &[(&str, &str)] = &[
+        ("u", "you"),
+        ("ur", "your"),
+        ("pls", "please"),
+        ("plz", "please"),
+        ("bc", "because"),
+        ("cuz", "because"),
+        ("coz", "because"),
+        ("ppl", "people"),
+        ("abt", "about"),
+        ("dont", "don't"),
+        ("cant", "can't"),
+        ("doesnt", "doesn't"),
+        ("didnt", "didn't"),
+        ("isnt", "isn't"),
+        ("wasnt", "wasn't"),
+        ("wont", "won't"),
+        ("shouldnt", "shouldn't"),
+        ("couldnt", "couldn't"),
+        ("wouldnt", "wouldn't"),
+        ("hasnt", "hasn't"),
+        ("havent", "haven't"),
+        ("im", "I'm"),
+        ("ive", "I've"),
+    ];
+    static CHAT: LazyLock<Regex> = LazyLock::new(|| {
+        let words: Vec<&str> = WRITTEN_OUT.iter().map(|(w, _)| *w).collect();
+        Regex::new(&format!(r"(?i)\b(?:{})\b", words.join("|"))).expect("valid regex")
+    });
+    CHAT.replace_all(text, |c: &regex::Captures| {
+        let word = c[0].to_ascii_lowercase();
+        WRITTEN_OUT
+            .iter()
+            .find(|(w, _)| *w == word)
+            .map_or(c[0].to_string(), |(_, out)| (*out).to_string())
+    })
+}
+
 /// Whether `text` holds `word` (ASCII), whatever its letters' case, without lower-casing a
 /// copy of the text: the cheap test before a rewrite's regex.
 fn mentions(text: &str, word: &str) -> bool {
@@ -761,6 +802,12 @@ const KIND_CUES: &[KindCue] = &[
             "ruling?",
             "what now",
             "what happens",
+            "what's correct",
+            "what is correct",
+            "what's the correct",
+            "what is the correct",
+            "what's right?",
+            "what is right?",
         ],
         opening: &[
             "what happens",
@@ -873,6 +920,15 @@ pub fn sub_questions(question: &str) -> Vec<String> {
                 .get(..o.len())
                 .is_some_and(|head| head.eq_ignore_ascii_case(o))
         }) || is_alternative_of_the_last(opening);
+        let exemplifies_the_last = parts
+            .last()
+            .is_some_and(|last| last.split_whitespace().count() <= VAGUE_WORDS)
+            && EXAMPLE_OPENINGS.iter().any(|o| {
+                opening
+                    .get(..o.len())
+                    .is_some_and(|head| head.eq_ignore_ascii_case(o))
+            });
+        let continues = continues || exemplifies_the_last;
         match parts.last_mut() {
             Some(last) if content_words < 3 || continues => {
                 last.push(' ');
@@ -942,6 +998,19 @@ const CONTINUATION_OPENINGS: &[&str] = &[
     "knowing that",
     "i mean",
 ];
+
+/// Openings of an example or a rewording ("Does it matter whose move it is? For instance, if
+/// …"): they belong to a short question before them, which says little without them.
+const EXAMPLE_OPENINGS: &[&str] = &[
+    "for instance",
+    "for example",
+    "e.g.",
+    "i.e.",
+    "in other words",
+];
+
+/// How many words a question may have and still need the example after it.
+const VAGUE_WORDS: usize = 8;
 
 /// "Or" opening a sentence without a question of its own ("Are you allowed to move? Or you
 /// cannot make any move?", "…? or not?") offers the other answer to the question before it;
@@ -1852,6 +1921,30 @@ mod tests {
         ] {
             assert_eq!(without_asides(asked), asked);
         }
+    }
+
+    #[test]
+    fn an_example_belongs_to_a_short_question_before_it_only() {
+        let vague = "Does it matter whose move it is? For instance if a position appears once with White to move and once with Black to move, do both count towards the repetition?";
+        assert_eq!(sub_questions(vague).len(), 1);
+        let full = "Can an opponent move their king into check when it is the only piece he can move? For example, how about moving the king into the line of a rook?";
+        assert_eq!(sub_questions(full).len(), 2);
+    }
+
+    #[test]
+    fn chat_spellings_are_written_out_and_squares_left_alone() {
+        assert_eq!(
+            chat_speak_written_out("ep do u have to do it right away, cant u wait? Bb4 stays"),
+            "ep do you have to do it right away, can't you wait? Bb4 stays"
+        );
+        assert_eq!(
+            chat_speak_written_out("Im sure ur flag fell"),
+            "I'm sure your flag fell"
+        );
+        assert!(matches!(
+            chat_speak_written_out("1. d4 Nf6 2. c4 e6 3. Nc3 Bb4"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

@@ -581,7 +581,8 @@ impl Arbiter {
     /// The candidates for a question, best first, one per line (for tuning: `arbiter ask
     /// --explain`).
     pub fn explain_match(&self, question: &str) -> String {
-        let question = super::frame::spell_out_pieces(super::frame::without_quiz_label(question));
+        let question = super::frame::chat_speak_written_out(question);
+        let question = super::frame::spell_out_pieces(super::frame::without_quiz_label(&question));
         let frame = Frame::read(&question);
         let mut out = format!(
             "kind {:?}, settings {:?}, parts {:?}\n",

@@ -466,6 +466,7 @@ impl Arbiter {
 
     /// The answer to a question in English (or read in English), with its position if any.
     fn answer_in_english(&self, req: &AskRequest, question: &str) -> Result<Answer, AnswerError> {
+        let question = &frame::chat_speak_written_out(question);
         if req.has_position() {
             let question = &frame::calques_as_chess_terms(question);
             let frame = Frame::read(question);
