@@ -75,6 +75,9 @@ pub struct MatchTuning {
     pub article_vote: f32,
     /// A ruling whose premise (`premise:`) the question does not state.
     pub premise_missing: f32,
+    /// The search rank given to a ruling the search did not rank among its best hits, as a
+    /// share of the last ranked hit's (0: none, the blend rests on its similarity alone).
+    pub unranked: f32,
 }
 
 impl Default for MatchTuning {
@@ -100,6 +103,7 @@ impl Default for MatchTuning {
             flag_unasked: 0.6,
             article_vote: 0.05,
             premise_missing: 0.6,
+            unranked: 0.7,
         }
     }
 }
@@ -117,6 +121,7 @@ impl MatchTuning {
                 .map_err(|_| format!("'{value}' is not a number"))?;
             let field = match name.trim() {
                 "min_confidence" => &mut self.min_confidence,
+                "unranked" => &mut self.unranked,
                 "similarity" => &mut self.similarity,
                 "second_gap" => &mut self.second_gap,
                 "second_below" => &mut self.second_below,
@@ -386,8 +391,10 @@ impl Arbiter {
         }
         // Each of the best hits' deciding article, for the article vote.
         let mut votes: Vec<(&str, usize, f32)> = Vec::new();
+        let mut last_ranked = 0.0f32;
         if top_score >= t.min_search_score {
             for h in hits.iter().take(HITS_WEIGHED) {
+                last_ranked = h.score / top_score;
                 let relative = h.score / top_score;
                 let rank = &mut found.entry(h.passage).or_default().1;
                 *rank = rank.max(relative);
@@ -410,9 +417,11 @@ impl Arbiter {
             settings: &frame.settings,
             votes: &votes,
         };
+        let unranked = t.unranked * last_ranked;
         let mut out: Vec<Candidate> = found
             .into_iter()
             .map(|(passage, (similarity, rank))| {
+                let rank = if rank == 0.0 { unranked } else { rank };
                 let p = &self.book.passages[passage];
                 let fit = match &p.ruling {
                     Some(meta) => self.ruling_fit(passage, meta, similarity, rank, &asked),
