@@ -491,7 +491,7 @@ fn kind_of(q: &str) -> QuestionKind {
     // Where a cue may open the sentence: its start, and after each of these separators (none
     // of which overlaps itself, so every occurrence is found).
     let mut starts = vec![0];
-    for p in [". ", ", ", "— ", "- ", "; ", ": "] {
+    for p in [". ", ", ", "— ", "- ", "; ", ": ", " but ", " so "] {
         starts.extend(asked.match_indices(p).map(|(i, _)| i + p.len()));
     }
     // Typed without a question mark, the question often ends the line unmarked ("touched rook
@@ -1776,6 +1776,14 @@ mod tests {
             QuestionKind::Statement
         );
         assert_eq!(k("Castling through check?"), QuestionKind::Other);
+        assert_eq!(
+            k("Two-handed castling is penalised as illegal. But does the move stand?"),
+            QuestionKind::YesNo
+        );
+        assert_eq!(
+            k("He moved into check and the arbiter let him play on. What's correct?"),
+            QuestionKind::Ruling
+        );
     }
 
     #[test]

@@ -565,6 +565,7 @@ impl Arbiter {
                 | QuestionKind::Ruling
                 | QuestionKind::Result
                 | QuestionKind::ResultYesNo
+                | QuestionKind::Other
         ) {
             return None;
         }
