@@ -238,6 +238,8 @@ impl FlagByMaterial {
         let lower = first_person.as_ref().map_or(lower, |(text, _)| text);
         let flagged_with = army_beside_the_flag(lower);
         let lower = flagged_with.as_ref().unwrap_or(lower);
+        let owned_after = armies_owned_after(lower);
+        let lower = owned_after.as_ref().unwrap_or(lower);
         if no_flag_fell(lower) || game_over_on_the_board(lower) {
             return None;
         }
@@ -505,6 +507,47 @@ fn army_beside_the_flag(lower: &str) -> Option<String> {
         text = format!(" i {}", text.trim_start());
     }
     Some(text)
+}
+
+/// Armies whose owners are said after them ("king and two knights for me against a bare king
+/// for him"), written as the reading of armies expects them ("i had king and two knights
+/// against a bare king").
+fn armies_owned_after(lower: &str) -> Option<String> {
+    static OWNED_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"([a-z0-9+ ]{3,80}?) for (me|him|her|my opponent) (against|vs\.?|versus|v) ([a-z0-9+ ]{3,60}?) for (me|him|her|my opponent)\b",
+        )
+        .expect("valid regex")
+    });
+    const ARMY_OPENINGS: &[&str] = &[
+        "king", "k+", "queen", "rook", "bishop", "knight", "pawn", "a ", "the ", "only", "bare",
+        "lone", "two ", "three ",
+    ];
+    let c = OWNED_AFTER.captures(lower)?;
+    let owner = match (&c[2], &c[5]) {
+        ("me", "him" | "her" | "my opponent") => "i had",
+        ("him" | "her" | "my opponent", "me") => "my opponent had",
+        _ => return None,
+    };
+    // The story before the first army ("we were down to …") stays as it is.
+    let told = c.get(1)?;
+    let army_at = ARMY_OPENINGS
+        .iter()
+        .filter_map(|w| {
+            told.as_str()
+                .match_indices(w)
+                .map(|(i, _)| i)
+                .find(|&i| i == 0 || told.as_str().as_bytes()[i - 1] == b' ')
+        })
+        .min()?;
+    let whole = c.get(0)?;
+    Some(format!(
+        "{} {owner} {} against {}{}",
+        &lower[..told.start() + army_at],
+        &told.as_str()[army_at..],
+        &c[4],
+        &lower[whole.end()..]
+    ))
 }
 
 /// A parent's or coach's story told as the player's own ("my son had king and bishop, the
@@ -1180,6 +1223,20 @@ mod tests {
             f.paragraph().starts_with("Black wins:"),
             "{}",
             f.paragraph()
+        );
+    }
+
+    #[test]
+    fn armies_said_for_me_and_for_him_are_read() {
+        assert_verdict(
+            "It was king and two knights for me against a bare king for him when his time ran out. Result?",
+            Party::Opponent,
+            "You win:",
+        );
+        assert_verdict(
+            "We were down to king and rook for him against a lone king for me, and my flag fell. Do I lose?",
+            Party::Asker,
+            "Your opponent wins:",
         );
     }
 
