@@ -106,6 +106,8 @@ pub fn asks_whether_someone_is_right(lower: &str) -> bool {
             r"\b(was|is|were|are)\s+(the\s+)?(arbiter|arbitor|td|director|dop|referee|organi[sz]er|captain|he|she|they|i|my opponent)('s)?\s+(\w+\s+){0,2}(right|correct|wrong|incorrect)\b",
             r"|\bwho(\s+is|'s)\s+right\b",
             r"|\b(is|was)\s+(that|this)\s+(right|true|correct|fair)\b|\b(is|was)\s+it\s+(true|correct)\b",
+            // A statement followed by a one-word question ("… if you still have your queen. True?").
+            r"|(^|[.!?;:]\s*)(true|fair|correct|right|really)\s*\?",
             // A negative statement with a tag ("so i cant claim 3fold right?"): a bare "Yes"
             // would read as agreeing that it is not allowed.
             r"|\b(can't|cant|cannot|can\s+not|not|isn't|isnt|doesn't|doesnt|don't|dont|won't|wont|never|no)\b[^?.!]*[\s,]right\s*\?",
@@ -189,5 +191,8 @@ mod tests {
             "the arbiter let the pawn capture stand - was that right?"
         ));
         assert!(asks("then he sent me out of the hall. was that fair?"));
+        assert!(asks(
+            "a kid in my club says you can't promote to a queen if you still have one. true?"
+        ));
     }
 }
