@@ -78,6 +78,9 @@ pub struct MatchTuning {
     /// The search rank given to a ruling the search did not rank among its best hits, as a
     /// share of the last ranked hit's (0: none, the blend rests on its similarity alone).
     pub unranked: f32,
+    /// A ruling that defines a term ("What is…?", "What counts as…?") when the question asks
+    /// what happens or what the result is.
+    pub definition_for_consequence: f32,
 }
 
 impl Default for MatchTuning {
@@ -104,6 +107,7 @@ impl Default for MatchTuning {
             article_vote: 0.05,
             premise_missing: 0.6,
             unranked: 0.7,
+            definition_for_consequence: 0.9,
         }
     }
 }
@@ -122,6 +126,7 @@ impl MatchTuning {
             let field = match name.trim() {
                 "min_confidence" => &mut self.min_confidence,
                 "unranked" => &mut self.unranked,
+                "definition_for_consequence" => &mut self.definition_for_consequence,
                 "similarity" => &mut self.similarity,
                 "second_gap" => &mut self.second_gap,
                 "second_below" => &mut self.second_below,
@@ -362,6 +367,8 @@ struct AskedFor<'a> {
     time_unasked: bool,
     said: crate::rulebook::PhrasesSaid,
     bare_term: bool,
+    /// The question asks what happens or what the result is ("What happens if…?").
+    consequence: bool,
     settings: &'a [Setting],
     /// Each of the best search hits' deciding article, its passage and relative score.
     votes: &'a [(&'a str, usize, f32)],
@@ -414,6 +421,10 @@ impl Arbiter {
             // A bare term ("3fold", "en passant?") asks what it is: a ruling that defines it fits.
             bare_term: part.split_whitespace().count() <= 3
                 || super::frame::embedded_definition(&part.to_lowercase()).is_some(),
+            consequence: matches!(
+                frame.kind,
+                QuestionKind::Ruling | QuestionKind::Result | QuestionKind::ResultYesNo
+            ),
             settings: &frame.settings,
             votes: &votes,
         };
@@ -469,6 +480,10 @@ impl Arbiter {
                 t.premise_missing,
             )
             * factor(asked.bare_term && defines(&p.title), t.bare_term_definition)
+            * factor(
+                asked.consequence && (defines(&p.title) || p.title.starts_with("What counts as ")),
+                t.definition_for_consequence,
+            )
     }
 
     /// The best passage for one part of a question, if the match can be trusted.
