@@ -352,6 +352,29 @@ fn castle_as_rook(text: &str) -> std::borrow::Cow<'_, str> {
     })
 }
 
+/// "Queen" used as a verb ("can you queen a pawn twice?", "he queened his pawn") written as
+/// the promotion it means, so that matching does not read a queen on the board.
+fn queening_as_promotion(text: &str) -> std::borrow::Cow<'_, str> {
+    static QUEENING: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)\bqueen(s|ed|ing)? (a|my|his|her|the|your|their|that|this|one|two) (pawns?)\b",
+        )
+        .expect("valid regex")
+    });
+    if !mentions(text, "queen") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    QUEENING.replace_all(text, |c: &regex::Captures| {
+        let verb = match c.get(1).map(|m| m.as_str().to_ascii_lowercase()) {
+            Some(ref e) if e == "ed" => "promoted",
+            Some(ref e) if e == "ing" => "promoting",
+            Some(_) => "promotes",
+            None => "promote",
+        };
+        format!("{verb} {} {} to a queen", &c[2], &c[3])
+    })
+}
+
 /// A move written with the mate sign ("Qh7#", "O-O-O#") says checkmate: the search, which
 /// reads words, would drop the sign.
 fn mate_sign_spelt(text: &str) -> std::borrow::Cow<'_, str> {
@@ -373,6 +396,7 @@ pub fn spell_out_pieces(text: &str) -> String {
     let text = &calques_as_chess_terms(text);
     let text = &castle_as_rook(text);
     let text = &mate_sign_spelt(text);
+    let text = &queening_as_promotion(text);
     let is_letter_token = |t: &str, l: &str| t == l;
     let tokens: Vec<&str> = text
         .split(|c: char| {
@@ -1937,6 +1961,22 @@ mod tests {
         assert_eq!(sub_questions(vague).len(), 1);
         let full = "Can an opponent move their king into check when it is the only piece he can move? For example, how about moving the king into the line of a rook?";
         assert_eq!(sub_questions(full).len(), 2);
+    }
+
+    #[test]
+    fn queen_as_a_verb_is_a_promotion() {
+        assert_eq!(
+            queening_as_promotion("Can you queen a pawn twice?"),
+            "Can you promote a pawn to a queen twice?"
+        );
+        assert_eq!(
+            queening_as_promotion("he queened his pawn with check"),
+            "he promoted his pawn to a queen with check"
+        );
+        assert_eq!(
+            queening_as_promotion("my queen took his pawn"),
+            "my queen took his pawn"
+        );
     }
 
     #[test]
