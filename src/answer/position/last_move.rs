@@ -29,6 +29,16 @@ const WAS_IT_LEGAL: &[&str] = &[
     "was that fine",
     "is that legal?",
     "is this legal?",
+    "just castle legally",
+    "did he castle legally",
+    "did she castle legally",
+    "did white castle legally",
+    "did black castle legally",
+    "castled legally",
+    "was the castling legal",
+    "was castling legal",
+    "was his castling legal",
+    "was my castling legal",
 ];
 
 /// The same question asked the other way round: the answer is then "No".
