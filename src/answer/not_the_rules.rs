@@ -44,6 +44,12 @@ const ABOUT_PLAY: &[&str] = &[
     "who's winning",
     "who stands better",
     "who has the advantage",
+    "fastest mate",
+    "quickest mate",
+    "shortest mate",
+    "find the mate",
+    "winning move",
+    "best continuation",
 ];
 
 /// Words that make a question about the rules after all ("is it legal to play the Sicilian
@@ -107,6 +113,7 @@ mod tests {
         assert!(about_play("is the Queen's Gambit a real gambit?"));
         assert!(about_play("Who is the best chess player of all time?"));
         assert!(about_play("who is winning in this position?"));
+        assert!(about_play("what's the fastest mate here?"));
         assert!(!about_play(
             "Is it legal to offer a draw in the Sicilian after move 3?"
         ));

@@ -67,7 +67,7 @@ impl PositionRuling for General {
 }
 
 /// "What is the best move?", "what should I play?": a question about chess, not its rules.
-fn asks_for_the_best_play(ask: &PositionAsk) -> bool {
+pub(super) fn asks_for_the_best_play(ask: &PositionAsk) -> bool {
     ask.mentions(&[
         "best move",
         "what should i play",
@@ -87,5 +87,12 @@ fn asks_for_the_best_play(ask: &PositionAsk) -> bool {
         "is this winning",
         "evaluate",
         "evaluation",
+        "fastest mate",
+        "quickest mate",
+        "shortest mate",
+        "find the mate",
+        "mate in how many",
+        "how do i mate",
+        "how can i mate",
     ])
 }
