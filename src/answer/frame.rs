@@ -939,20 +939,13 @@ pub fn sub_questions(question: &str) -> Vec<String> {
         let opening = s.trim_start_matches(|c: char| {
             c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '…' | '.')
         });
-        let continues = CONTINUATION_OPENINGS.iter().any(|o| {
-            opening
-                .get(..o.len())
-                .is_some_and(|head| head.eq_ignore_ascii_case(o))
-        }) || is_alternative_of_the_last(opening);
         let exemplifies_the_last = parts
             .last()
             .is_some_and(|last| last.split_whitespace().count() <= VAGUE_WORDS)
-            && EXAMPLE_OPENINGS.iter().any(|o| {
-                opening
-                    .get(..o.len())
-                    .is_some_and(|head| head.eq_ignore_ascii_case(o))
-            });
-        let continues = continues || exemplifies_the_last;
+            && opens_with_any(opening, EXAMPLE_OPENINGS);
+        let continues = opens_with_any(opening, CONTINUATION_OPENINGS)
+            || is_alternative_of_the_last(opening)
+            || exemplifies_the_last;
         match parts.last_mut() {
             Some(last) if content_words < 3 || continues => {
                 last.push(' ');
@@ -1022,6 +1015,15 @@ const CONTINUATION_OPENINGS: &[&str] = &[
     "knowing that",
     "i mean",
 ];
+
+/// Whether `sentence` opens with one of `openings`, whatever its letters' case.
+fn opens_with_any(sentence: &str, openings: &[&str]) -> bool {
+    openings.iter().any(|o| {
+        sentence
+            .get(..o.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(o))
+    })
+}
 
 /// Openings of an example or a rewording ("Does it matter whose move it is? For instance, if
 /// …"): they belong to a short question before them, which says little without them.

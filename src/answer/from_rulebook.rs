@@ -125,8 +125,6 @@ impl MatchTuning {
                 .map_err(|_| format!("'{value}' is not a number"))?;
             let field = match name.trim() {
                 "min_confidence" => &mut self.min_confidence,
-                "unranked" => &mut self.unranked,
-                "definition_for_consequence" => &mut self.definition_for_consequence,
                 "similarity" => &mut self.similarity,
                 "second_gap" => &mut self.second_gap,
                 "second_below" => &mut self.second_below,
@@ -146,6 +144,8 @@ impl MatchTuning {
                 "flag_unasked" => &mut self.flag_unasked,
                 "article_vote" => &mut self.article_vote,
                 "premise_missing" => &mut self.premise_missing,
+                "unranked" => &mut self.unranked,
+                "definition_for_consequence" => &mut self.definition_for_consequence,
                 other => return Err(format!("unknown weight '{other}'")),
             };
             *field = v;
@@ -401,8 +401,8 @@ impl Arbiter {
         let mut last_ranked = 0.0f32;
         if top_score >= t.min_search_score {
             for h in hits.iter().take(HITS_WEIGHED) {
-                last_ranked = h.score / top_score;
                 let relative = h.score / top_score;
+                last_ranked = relative;
                 let rank = &mut found.entry(h.passage).or_default().1;
                 *rank = rank.max(relative);
                 if let Some(article) = self.book.passages[h.passage].deciding_article() {

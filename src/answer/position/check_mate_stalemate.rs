@@ -31,14 +31,10 @@ impl PositionRuling for CheckMateStalemate {
     fn applies(&self, ask: &PositionAsk) -> bool {
         // "What's the fastest mate here?" asks for play, which the general ruling declines.
         !super::general::asks_for_the_best_play(ask)
-            && matches!(
+            && (matches!(
                 ask.topic,
                 Topic::Checkmate | Topic::Stalemate | Topic::Check
-            )
-            || !super::general::asks_for_the_best_play(ask)
-                && ask.topic == Topic::General
-                && ask.asks_result()
-                && !ask.reads_off_the_board()
+            ) || ask.topic == Topic::General && ask.asks_result() && !ask.reads_off_the_board())
     }
 
     fn rule(&self, ask: &PositionAsk) -> Ruled {
