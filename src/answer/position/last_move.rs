@@ -57,6 +57,8 @@ const WAS_IT_ILLEGAL: &[&str] = &[
     "wasn't it illegal",
     "is that not illegal",
     "was that not illegal",
+    "move was illegal",
+    "move is illegal",
 ];
 
 /// The history index of the move asked about: one the question names, else the last.
