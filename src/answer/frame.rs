@@ -522,7 +522,7 @@ fn kind_of(q: &str) -> QuestionKind {
     // first then king can i castle"): a cue may open any of its last few words.
     if !asked.contains('?') {
         starts.extend(
-            last_words_starts(asked, 6)
+            last_words_starts(asked, 12)
                 .filter(|&i| UNMARKED_ASKS.iter().any(|a| asked[i..].starts_with(a))),
         );
     }
@@ -853,6 +853,9 @@ const KIND_CUES: &[KindCue] = &[
             "what is",
             "what's",
             "what are",
+            "what constitutes",
+            "what counts as",
+            "what qualifies as",
             "define",
             "meaning of",
             "what does",

@@ -11,6 +11,7 @@ use crate::search::{Hit, MatchedBy, SearchMode};
 use super::actors::FLAG_VERBS;
 use super::flag_by_material::FlagByMaterial;
 use super::frame::{Frame, GAME_KIND_SETTINGS, QuestionKind};
+use super::judged_decision::JudgedDecision;
 use super::matcher::RankWeights;
 use super::polarity::{Permission, bare_yes_or_no, said_in_words};
 use super::{Answer, Arbiter, Basis};
@@ -420,6 +421,7 @@ impl Arbiter {
             said: self.premise_tests.said_in(&frame.lower),
             // A bare term ("3fold", "en passant?") asks what it is: a ruling that defines it fits.
             bare_term: part.split_whitespace().count() <= 3
+                || frame.kind == QuestionKind::Definition
                 || super::frame::embedded_definition(&part.to_lowercase()).is_some(),
             consequence: matches!(
                 frame.kind,
@@ -481,7 +483,7 @@ impl Arbiter {
             )
             * factor(asked.bare_term && defines(&p.title), t.bare_term_definition)
             * factor(
-                asked.consequence && (defines(&p.title) || p.title.starts_with("What counts as ")),
+                asked.consequence && defines(&p.title),
                 t.definition_for_consequence,
             )
     }
@@ -696,9 +698,13 @@ impl Arbiter {
         // "Was the arbiter right?": a ruling's bare "Yes"/"No" answers its own heading, and would
         // read as a verdict on the decision; the ruling is said without it.
         let about_a_decision = super::polarity::asks_whether_someone_is_right(&frame.lower);
+        // … and when the question names whom it asks about, a ruling that lists the words of
+        // right and wrong decisions opens with the verdict on that person's decision.
+        let judged = JudgedDecision::read(&frame.lower);
         chosen
             .iter()
-            .map(|m| {
+            .enumerate()
+            .map(|(i, m)| {
                 let p = &self.book.passages[m.passage];
                 let text = match (&p.ruling, decided_by_the_story(p, frame)) {
                     (Some(meta), Some(decided)) => {
@@ -706,8 +712,19 @@ impl Arbiter {
                     }
                     _ => self.paragraph(p, frame.kind, position_given),
                 };
+                let verdict = judged
+                    .as_ref()
+                    .filter(|_| i == 0)
+                    .zip(p.ruling.as_ref())
+                    .and_then(|(j, meta)| Some((j, j.verdict(meta)?)));
                 match (asked, Permission::of_heading(&p.title.to_lowercase())) {
-                    _ if about_a_decision => super::polarity::without_bare_yes_or_no(&text),
+                    _ if about_a_decision => {
+                        let text = super::polarity::without_bare_yes_or_no(&text);
+                        match verdict {
+                            Some((j, v)) => format!("{} {text}", j.said(v)),
+                            None => text,
+                        }
+                    }
                     (Some(asked), Some(written)) if asked != written => {
                         said_in_words(&text, written)
                     }
@@ -1072,6 +1089,7 @@ fn defines(title: &str) -> bool {
         "What does ",
         "What exactly is ",
         "What's ",
+        "What counts as ",
     ]
     .iter()
     .any(|w| title.starts_with(w))

@@ -10,6 +10,7 @@ pub mod claims;
 mod flag_by_material;
 pub mod frame;
 mod from_rulebook;
+mod judged_decision;
 mod move_orders;
 mod time_control;
 #[doc(hidden)]

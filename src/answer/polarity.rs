@@ -96,21 +96,31 @@ pub(crate) fn bare_yes_or_no(text: &str) -> Option<(bool, char, &str)> {
     Some((yes, mark, rest))
 }
 
+/// "Was the arbiter right?", "Is the DOP correct in his decision?", "Was I correct?", "Is the
+/// decision of the arbiter correct?": the verb is the group `verb`, the person asked about the
+/// group `who`.
+pub(super) const NAMED_PERSON_IS_RIGHT: &str = concat!(
+    r"\b(?P<verb>was|is|were|are)\s+(the\s+)?(?P<who>arbiter|arbitor|td|director|dop|referee|organi[sz]er|captain|he|she|they|i|my opponent)('s)?\s+(\w+\s+){0,2}(right|correct|wrong|incorrect)\b",
+    r"|\b(?P<verb2>was|is)\s+(the|his|her|this|that)\s+(decision|ruling|call)\s+(of|by)\s+(the\s+)?(?P<who2>arbiter|arbitor|td|director|dop|referee|organi[sz]er|captain)\s+(right|correct|wrong|incorrect)\b",
+);
+
 /// Whether the question asks if someone's decision or statement is right ("Was the arbiter
 /// right?", "Is the DOP correct in his decision?", "Who is right?", "Is that true?"), rather
 /// than asking about the move or the rule itself: a ruling's bare "Yes" or "No" answers its own
 /// heading, not that, and would read as a verdict on the decision or the statement.
 pub fn asks_whether_someone_is_right(lower: &str) -> bool {
     static RE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(concat!(
-            r"\b(was|is|were|are)\s+(the\s+)?(arbiter|arbitor|td|director|dop|referee|organi[sz]er|captain|he|she|they|i|my opponent)('s)?\s+(\w+\s+){0,2}(right|correct|wrong|incorrect)\b",
-            r"|\bwho(\s+is|'s)\s+right\b",
-            r"|\b(is|was)\s+(that|this)\s+(right|true|correct|fair)\b|\b(is|was)\s+it\s+(true|correct)\b",
-            // A statement followed by a one-word question ("… if you still have your queen. True?").
-            r"|(^|[.!?;:]\s*)(true|fair|correct|right|really)\s*\?",
-            // A negative statement with a tag ("so i cant claim 3fold right?"): a bare "Yes"
-            // would read as agreeing that it is not allowed.
-            r"|\b(can't|cant|cannot|can\s+not|not|isn't|isnt|doesn't|doesnt|don't|dont|won't|wont|never|no)\b[^?.!]*[\s,]right\s*\?",
+        Regex::new(&format!(
+            "{NAMED_PERSON_IS_RIGHT}{}",
+            concat!(
+                r"|\bwho(\s+is|'s)\s+right\b",
+                r"|\b(is|was)\s+(that|this)\s+(right|true|correct|fair)\b|\b(is|was)\s+it\s+(true|correct)\b",
+                // A statement followed by a one-word question ("… if you still have your queen. True?").
+                r"|(^|[.!?;:]\s*)(true|fair|correct|right|really)\s*\?",
+                // A negative statement with a tag ("so i cant claim 3fold right?"): a bare "Yes"
+                // would read as agreeing that it is not allowed.
+                r"|\b(can't|cant|cannot|can\s+not|not|isn't|isnt|doesn't|doesnt|don't|dont|won't|wont|never|no)\b[^?.!]*[\s,]right\s*\?",
+            )
         ))
         .expect("valid regex")
     });

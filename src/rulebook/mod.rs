@@ -20,7 +20,7 @@ pub use articles::{
 pub use load::{LoadError, Rulebook};
 pub use premises::{PhrasesSaid, PremiseTests};
 pub use render::sanitize as sanitize_html;
-pub use ruling::{Condition, RulingMeta, Setting};
+pub use ruling::{Condition, Judgement, RulingMeta, Setting, says};
 
 use serde::Serialize;
 

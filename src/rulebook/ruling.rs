@@ -81,6 +81,21 @@ pub struct RulingMeta {
     /// moves 10 or more => The game counts …`): the first that holds replaces the ruling's
     /// first sentence.
     pub decided_when: Vec<(Condition, String)>,
+    /// How the ruling judges a decision that the question reports and asks about ("the TD put
+    /// it back and gave him a minute. Was the TD right?"): `right-if: one minute | restor` and
+    /// `wrong-if: lose | forfeit` list the words in which the reported decision agrees or
+    /// disagrees with the ruling.
+    pub judged: Vec<(Judgement, Vec<String>)>,
+}
+
+/// A ruling's judgement of a decision reported in the question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Judgement {
+    /// The decision agrees with the ruling.
+    Right,
+    /// The decision goes against the ruling.
+    Wrong,
 }
 
 /// A fact of the asker's story that decides a ruling which otherwise depends on it.
@@ -135,8 +150,7 @@ impl RulingMeta {
 /// "captured", while "hit" is not said by "white" nor "min" by "claiming"); a phrase ending in
 /// a one-character word must end a word there too ("vs k", a bare king, is not said by "KN vs
 /// KN").
-#[cfg(test)]
-fn says(lower: &str, phrase: &str) -> bool {
+pub fn says(lower: &str, phrase: &str) -> bool {
     // Every occurrence, overlapping ones too: "0-0" is said by "xy0-0-0" at its second one.
     lower
         .char_indices()
@@ -254,6 +268,8 @@ pub fn split_ruling(text: &str, groups: &PhraseGroups) -> Result<(RulingMeta, St
             "position" => meta.needs_position = matches!(value, "yes" | "true"),
             "premise" => meta.premises.push(groups.phrases(value)?),
             "unless" => meta.exceptions.extend(groups.phrases(value)?),
+            "right-if" => meta.judged.push((Judgement::Right, groups.phrases(value)?)),
+            "wrong-if" => meta.judged.push((Judgement::Wrong, groups.phrases(value)?)),
             "when" => {
                 let (condition, decision) = value.split_once("=>").ok_or_else(|| {
                     format!("'when: {value}': expected 'when: <fact> => <decision>'")
@@ -277,7 +293,8 @@ pub fn split_ruling(text: &str, groups: &PhraseGroups) -> Result<(RulingMeta, St
 
 fn meta_line(line: &str) -> Option<(&'static str, &str)> {
     for key in [
-        "asked", "articles", "context", "position", "premise", "unless", "when",
+        "asked", "articles", "context", "position", "premise", "unless", "when", "right-if",
+        "wrong-if",
     ] {
         if let Some(rest) = line.strip_prefix(key).and_then(|r| r.strip_prefix(':')) {
             return Some((key, rest));
