@@ -79,11 +79,12 @@ impl JudgedDecision {
         })
     }
 
-    /// "… but the TD put it back and gave him a minute. Is that correct?", "Who is right?":
+    /// "… but the TD put it back and gave him a minute. Is that correct?", "Who is right?",
+    /// "… and the TD made me move the bishop. Fair?":
     /// the decision judged is the arbiter's, when the story reports one.
     fn the_arbiters(lower: &str) -> Option<JudgedDecision> {
         static ASKS: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"\b(is|was)\s+(that|this|it)\s+(right|correct|fair)\b|\bwho(\s+is|'s|\s+was)\s+right\b")
+            Regex::new(r"\b(is|was)\s+(that|this|it)\s+(right|correct|fair)\b|\bwho(\s+is|'s|\s+was)\s+right\b|(^|[.!?;:]\s*)(fair|correct|right)\s*\?")
                 .expect("valid regex")
         });
         let story = &lower[..ASKS.find(lower)?.start()];
