@@ -63,15 +63,20 @@ impl JudgedDecision {
         let asks = ASKS.captures(lower)?;
         let word = asks.name("who").or_else(|| asks.name("who2"))?.as_str();
         let verb = asks.name("verb").or_else(|| asks.name("verb2"))?.as_str();
+        let story = &lower[..asks.get(0)?.start()];
         let judged = match word {
-            "he" => Judged::He,
-            "she" => Judged::She,
+            // "TD Immelt denied the draw. Was he wrong?": "he" is the arbiter the sentence
+            // before names.
+            "he" | "she" => match arbiter_in_last_sentence(story) {
+                Some(name) => Judged::Arbiter(name),
+                None if word == "he" => Judged::He,
+                None => Judged::She,
+            },
             "they" => Judged::They,
             "i" => Judged::Asker,
             "my opponent" => Judged::Opponent,
             _ => Judged::Arbiter(ARBITER_WORDS.iter().find(|(w, _)| *w == word)?.1),
         };
-        let story = &lower[..asks.get(0)?.start()];
         Some(JudgedDecision {
             judged,
             past: matches!(verb, "was" | "were"),
@@ -167,6 +172,17 @@ fn clauses_opened_by(story: &str, judged: Judged) -> String {
     clauses
 }
 
+/// How the answer names the arbiter that the last sentence of `story` names, if it names one.
+fn arbiter_in_last_sentence(story: &str) -> Option<&'static str> {
+    let trimmed = story.trim_end_matches(|c: char| c.is_whitespace() || ".!?;".contains(c));
+    let start = trimmed.rfind(['.', '!', '?', ';']).map_or(0, |i| i + 1);
+    let last = &trimmed[start..];
+    ARBITER_WORDS
+        .iter()
+        .find(|(w, _)| last_whole_word(last, w).is_some())
+        .map(|(_, name)| *name)
+}
+
 /// Where `word` last stands in `story` as a whole word.
 fn last_whole_word(story: &str, word: &str) -> Option<usize> {
     story
@@ -230,6 +246,13 @@ mod tests {
         )
         .unwrap();
         assert_eq!(asked.said(Judgement::Right), "The arbiter is right.");
+        let draw_after_flag = meta(&["denied"], &["accepted the draw"]);
+        let asked = JudgedDecision::read(
+            " he had lost on time, she offered him a draw anyway. td immelt denied the draw. was he wrong?? ",
+        )
+        .unwrap();
+        assert_eq!(asked.verdict(&draw_after_flag), Some(Judgement::Right));
+        assert_eq!(asked.said(Judgement::Right), "The TD was right.");
         let asked = JudgedDecision::read(" i insisted that he take it. was i correct? ").unwrap();
         assert_eq!(asked.said(Judgement::Wrong), "You were wrong.");
     }
