@@ -365,9 +365,10 @@ fn queening_as_promotion(text: &str) -> std::borrow::Cow<'_, str> {
         return std::borrow::Cow::Borrowed(text);
     }
     QUEENING.replace_all(text, |c: &regex::Captures| {
-        let verb = match c.get(1).map(|m| m.as_str().to_ascii_lowercase()) {
-            Some(ref e) if e == "ed" => "promoted",
-            Some(ref e) if e == "ing" => "promoting",
+        let ending = c.get(1).map(|m| m.as_str().to_ascii_lowercase());
+        let verb = match ending.as_deref() {
+            Some("ed") => "promoted",
+            Some("ing") => "promoting",
             Some(_) => "promotes",
             None => "promote",
         };

@@ -474,6 +474,7 @@ impl Arbiter {
             t.similarity * similarity + (1.0 - t.similarity) * rank + t.article_vote * agreement;
         let off_flag = asked.time_unasked && deciding.is_some_and(|a| FLAG_TEST.contains(&a));
         let factor = |holds: bool, weight: f32| if holds { weight } else { 1.0 };
+        let defining = defines(&p.title);
         blend.max(t.similarity_alone * similarity)
             * t.setting_fit(meta, asked.settings)
             * factor(off_flag, t.flag_unasked)
@@ -481,11 +482,8 @@ impl Arbiter {
                 !self.premise_tests.met(passage, &asked.said),
                 t.premise_missing,
             )
-            * factor(asked.bare_term && defines(&p.title), t.bare_term_definition)
-            * factor(
-                asked.consequence && defines(&p.title),
-                t.definition_for_consequence,
-            )
+            * factor(asked.bare_term && defining, t.bare_term_definition)
+            * factor(asked.consequence && defining, t.definition_for_consequence)
     }
 
     /// The best passage for one part of a question, if the match can be trusted.
@@ -700,7 +698,9 @@ impl Arbiter {
         let about_a_decision = super::polarity::asks_whether_someone_is_right(&frame.lower);
         // … and when the question names whom it asks about, a ruling that lists the words of
         // right and wrong decisions opens with the verdict on that person's decision.
-        let judged = JudgedDecision::read(&frame.lower);
+        let judged = about_a_decision
+            .then(|| JudgedDecision::read(&frame.lower))
+            .flatten();
         chosen
             .iter()
             .enumerate()

@@ -39,7 +39,15 @@ const ABOUT_PLAY: &[&str] = &[
     "improve my chess",
     "how to win at chess",
     "study chess",
+    "best continuation",
+];
+
+/// Words asking how the game on the board stands or should be played ("best move", "who is
+/// winning?", "fastest mate"): about play with a position given (the position layer's general
+/// ruling declines them) and without one.
+pub(super) const ABOUT_THE_PLAY_ON_THE_BOARD: &[&str] = &[
     "best move",
+    "winning move",
     "who is winning",
     "who's winning",
     "who stands better",
@@ -48,8 +56,6 @@ const ABOUT_PLAY: &[&str] = &[
     "quickest mate",
     "shortest mate",
     "find the mate",
-    "winning move",
-    "best continuation",
 ];
 
 /// Words that make a question about the rules after all ("is it legal to play the Sicilian
@@ -85,7 +91,8 @@ const ABOUT_RULES: &[&str] = &[
 /// Whether a question is about playing chess well rather than about its rules.
 pub fn about_play_not_rules(frame: &Frame) -> bool {
     let lower = &frame.lower;
-    ABOUT_PLAY.iter().any(|w| lower.contains(w)) && !ABOUT_RULES.iter().any(|w| lower.contains(w))
+    let says_any = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    (says_any(ABOUT_PLAY) || says_any(ABOUT_THE_PLAY_ON_THE_BOARD)) && !says_any(ABOUT_RULES)
 }
 
 impl Arbiter {

@@ -68,31 +68,22 @@ impl PositionRuling for General {
 
 /// "What is the best move?", "what should I play?": a question about chess, not its rules.
 pub(super) fn asks_for_the_best_play(ask: &PositionAsk) -> bool {
-    ask.mentions(&[
-        "best move",
-        "what should i play",
-        "what move should",
-        "good move",
-        "winning move",
-        "strongest move",
-        "who is better",
-        "who's better",
-        "who is winning",
-        "who's winning",
-        "who stands better",
-        "am i winning",
-        "is white winning",
-        "is black winning",
-        "who has the advantage",
-        "is this winning",
-        "evaluate",
-        "evaluation",
-        "fastest mate",
-        "quickest mate",
-        "shortest mate",
-        "find the mate",
-        "mate in how many",
-        "how do i mate",
-        "how can i mate",
-    ])
+    ask.mentions(super::super::not_the_rules::ABOUT_THE_PLAY_ON_THE_BOARD)
+        || ask.mentions(&[
+            "what should i play",
+            "what move should",
+            "good move",
+            "strongest move",
+            "who is better",
+            "who's better",
+            "am i winning",
+            "is white winning",
+            "is black winning",
+            "is this winning",
+            "evaluate",
+            "evaluation",
+            "mate in how many",
+            "how do i mate",
+            "how can i mate",
+        ])
 }
