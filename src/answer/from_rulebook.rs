@@ -10,7 +10,7 @@ use crate::search::{Hit, MatchedBy, SearchMode};
 
 use super::actors::FLAG_VERBS;
 use super::flag_by_material::FlagByMaterial;
-use super::frame::{Frame, GAME_KIND_SETTINGS, QuestionKind};
+use super::frame::{Act, Frame, GAME_KIND_SETTINGS, QuestionKind};
 use super::judged_decision::JudgedDecision;
 use super::matcher::RankWeights;
 use super::polarity::{Permission, bare_yes_or_no, said_in_words};
@@ -747,7 +747,7 @@ impl Arbiter {
             return None;
         }
         let text = self.paragraphs(&chosen, &frame, true).join(" ");
-        let articles = self.ordered_articles(&chosen, None);
+        let articles = self.ordered_articles(&chosen, None, false);
         Some(super::position::Reading {
             text,
             articles: articles.into_iter().map(String::from).collect(),
@@ -810,7 +810,12 @@ impl Arbiter {
             ));
         }
         let answer = paragraphs.join("\n\n");
-        let ordered = self.ordered_articles(&chosen, by_material.as_ref().map(|_| verdict_leads));
+        let flag_fell = frame.acts.contains(&Act::Flagged);
+        let ordered = self.ordered_articles(
+            &chosen,
+            by_material.as_ref().map(|_| verdict_leads),
+            flag_fell,
+        );
         let citations = self.citations(&ordered, &first_reading, &whole_hits);
         Answer::without_position(
             answer,
@@ -889,13 +894,31 @@ impl Arbiter {
 
     /// The articles to cite, in order: the deciding article of every part (the flag rule
     /// first or last when a verdict on the material leads or follows, `verdict_leads`), then
-    /// the nearest other reading's, then the supporting ones.
-    fn ordered_articles(&self, chosen: &[PartMatch], verdict_leads: Option<bool>) -> Vec<&str> {
+    /// the nearest other reading's, then the supporting ones. When a flag fell and the ruling
+    /// that answers is one on mating chances (a dead position), the flag rule decides, if the
+    /// ruling cites it.
+    fn ordered_articles(
+        &self,
+        chosen: &[PartMatch],
+        verdict_leads: Option<bool>,
+        flag_fell: bool,
+    ) -> Vec<&str> {
         let passage = |m: &PartMatch| &self.book.passages[m.passage];
         let mut ordered: Vec<&str> = chosen
             .iter()
             .filter_map(|m| passage(m).deciding_article())
             .collect();
+        let decided_by_the_flag = |m: &PartMatch| {
+            let p = passage(m);
+            p.deciding_article()
+                .is_some_and(|a| DEAD_POSITION_RULE.contains(&a))
+                && p.ruling
+                    .as_ref()
+                    .is_some_and(|r| r.articles.iter().any(|a| a == FLAG_RULE[0]))
+        };
+        if flag_fell && verdict_leads.is_none() && chosen.first().is_some_and(decided_by_the_flag) {
+            ordered.insert(0, FLAG_RULE[0]);
+        }
         if let Some(leads) = verdict_leads {
             ordered.insert(if leads { 0 } else { ordered.len() }, FLAG_RULE[0]);
         }
