@@ -318,10 +318,9 @@ impl FlagByMaterial {
             && self.flagged_army.as_ref().is_some_and(only_bishops)
     }
 
-    fn paragraph_lettered(&self) -> String {
-        let mater = self.flagged.other();
-        let fell = format!("{} flag fell", self.flagged.possessive());
-        let with = format!("{} {}", mater.possessive(), army_words(&self.mater));
+    /// Whether the player still on time could mate (`None`: it depends on an army the question
+    /// does not give), and whether the bishops' colours decide it.
+    fn chance(&self) -> (Option<MateChance>, bool) {
         // The defender's army counts only against a lone minor piece.
         let chance = match self.flagged_army {
             Some(defender) => Some(mate_chance(&self.mater, &defender)),
@@ -335,6 +334,24 @@ impl FlagByMaterial {
             _ if one_colour => Some(MateChance::Impossible),
             c => c,
         };
+        (chance, by_colours)
+    }
+
+    /// Whether the flag fall gives a draw (`Some(true)`) or a win (`Some(false)`); `None` when
+    /// that depends on what the question leaves open.
+    pub fn drawn(&self) -> Option<bool> {
+        match self.chance().0? {
+            MateChance::Impossible => Some(true),
+            MateChance::Possible => Some(false),
+            MateChance::DependsOnBishopColours => None,
+        }
+    }
+
+    fn paragraph_lettered(&self) -> String {
+        let mater = self.flagged.other();
+        let fell = format!("{} flag fell", self.flagged.possessive());
+        let with = format!("{} {}", mater.possessive(), army_words(&self.mater));
+        let (chance, by_colours) = self.chance();
         let mut text = match chance {
             Some(MateChance::Impossible) if by_colours => format!(
                 "It is a draw: with every bishop on squares of one colour neither side can ever checkmate, so the position was dead and the game already drawn (5.2.2); {fell} too late to matter (6.9)."

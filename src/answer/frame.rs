@@ -1406,6 +1406,7 @@ pub(super) fn without_false_setting_cues(q: &str) -> std::borrow::Cow<'_, str> {
             | \b(?:not|isn't|wasn't|aren't|weren't)\s+(?:being\s+)?played\s+(?:under|with|by|in|as)\s+
               (?:the\s+)?(?:an?\s+)?(?:rapid|blitz|bullet|online)
               (?:\s+(?:or|nor)\s+(?:rapid|blitz|bullet|online))?\b
+            | \bquick\s?play\s+finish(?:es|ing)?\b
             | \b(?:less\s+than|fewer\s+than|under|below|within|only|last|final)\s+five\s+minutes?\b
             | \bfive\s+minutes?\s+(?:left|remaining|to\s+go|on\s+(?:his|her|my|their|your|the)\s+clock)\b",
         )
@@ -1419,6 +1420,8 @@ pub(super) fn without_false_setting_cues(q: &str) -> std::borrow::Cow<'_, str> {
         "chess.com",
         "rapid",
         "bullet",
+        "quickplay",
+        "quick play",
     ]
     .iter()
     .any(|cue| q.contains(cue))

@@ -795,7 +795,7 @@ impl Arbiter {
         let mut paragraphs = self.paragraphs(&chosen, frame, false);
         if let Some(verdict) = &by_material {
             let at = if verdict_leads { 0 } else { paragraphs.len() };
-            paragraphs.insert(at, verdict.paragraph());
+            paragraphs.insert(at, judged_flag_verdict(verdict, frame));
         }
         paragraphs.extend(self.time_control_note(&chosen, frame));
         // The articles the first reading names are cited before the search's other hits; the
@@ -960,6 +960,24 @@ impl Arbiter {
             )
         };
         Answer::without_position(answer, vec![], frame, Basis::Unknown, 0.0)
+    }
+}
+
+/// The verdict on a flag fall by the material, opened with the verdict on the decision the
+/// question reports, when it asks whether someone was right ("The arbiter gave my opponent
+/// the win. Was that correct?" → "The arbiter was right.").
+fn judged_flag_verdict(verdict: &FlagByMaterial, frame: &Frame) -> String {
+    let paragraph = verdict.paragraph();
+    if !super::polarity::asks_whether_someone_is_right(&frame.lower) {
+        return paragraph;
+    }
+    let judged = JudgedDecision::read(&frame.lower).and_then(|j| {
+        let v = j.verdict_on_result(verdict.drawn()?)?;
+        Some(j.said(v))
+    });
+    match judged {
+        Some(said) => format!("{said} {paragraph}"),
+        None => paragraph,
     }
 }
 

@@ -114,11 +114,22 @@ impl JudgedDecision {
                 .filter(|(k, _)| *k == kind)
                 .any(|(_, phrases)| phrases.iter().any(|p| says(&self.reported, p)))
         };
-        match (said(Judgement::Right), said(Judgement::Wrong)) {
-            (true, false) => Some(Judgement::Right),
-            (false, true) => Some(Judgement::Wrong),
-            _ => None,
-        }
+        verdict_of(said(Judgement::Right), said(Judgement::Wrong))
+    }
+
+    /// How the result the Laws give judges the reported decision: a draw is right when the
+    /// decision the story reports is a draw, and wrong when it is a win or a loss; a decisive
+    /// result the other way round.
+    pub fn verdict_on_result(&self, drawn: bool) -> Option<Judgement> {
+        const DRAW: &[&str] = &["draw", "drawn", "half a point", "split the point"];
+        const DECISIVE: &[&str] = &["win", "won", "lose", "lost", "loss", "forfeit", "victory"];
+        let said = |words: &[&str]| words.iter().any(|w| says(&self.reported, w));
+        let (right, wrong) = if drawn {
+            (DRAW, DECISIVE)
+        } else {
+            (DECISIVE, DRAW)
+        };
+        verdict_of(said(right), said(wrong))
     }
 
     /// The verdict said as the answer's first sentence: "The TD was right.", "You were wrong."
@@ -145,6 +156,16 @@ impl JudgedDecision {
     }
 }
 
+/// Words of a right decision alone: right; of a wrong one alone: wrong; both or neither: no
+/// verdict.
+fn verdict_of(right: bool, wrong: bool) -> Option<Judgement> {
+    match (right, wrong) {
+        (true, false) => Some(Judgement::Right),
+        (false, true) => Some(Judgement::Wrong),
+        _ => None,
+    }
+}
+
 /// The clauses of `story` that open with a word for the judged person: from each such word to
 /// the end of its clause.
 fn clauses_opened_by(story: &str, judged: Judged) -> String {
@@ -165,11 +186,45 @@ fn clauses_opened_by(story: &str, judged: Judged) -> String {
             continue;
         };
         let rest = &story[at + word.len()..];
+        // "… called the arbiter, who said …": the object opens a clause of its own.
+        let relative = rest.trim_start_matches([',', ' ']).starts_with("who ");
+        if is_object(&story[..at]) && !relative {
+            continue;
+        }
         let end = rest.find(['.', '!', '?', ';']).unwrap_or(rest.len());
         clauses.push_str(&rest[..end]);
         clauses.push_str(" | ");
     }
     clauses
+}
+
+/// Whether the word after `before` is the object of a verb or preposition ("I told the
+/// arbiter it must be a draw", "we called the TD"): what follows is not the person's decision.
+fn is_object(before: &str) -> bool {
+    const GOVERNING: &[&str] = &[
+        "told",
+        "tell",
+        "asked",
+        "ask",
+        "called",
+        "call",
+        "fetched",
+        "summoned",
+        "informed",
+        "showed",
+        "to",
+        "for",
+        "with",
+        "by",
+        "convinced",
+        "persuaded",
+    ];
+    let mut words = before.split_whitespace().rev();
+    let previous = match words.next() {
+        Some("the" | "a" | "an") => words.next(),
+        other => other,
+    };
+    previous.is_some_and(|w| GOVERNING.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())))
 }
 
 /// How the answer names the arbiter that the last sentence of `story` names, if it names one.
@@ -255,6 +310,27 @@ mod tests {
         assert_eq!(asked.said(Judgement::Right), "The TD was right.");
         let asked = JudgedDecision::read(" i insisted that he take it. was i correct? ").unwrap();
         assert_eq!(asked.said(Judgement::Wrong), "You were wrong.");
+    }
+
+    #[test]
+    fn a_result_judges_the_reported_result_and_what_was_told_to_the_arbiter_is_not_a_decision() {
+        let asked = JudgedDecision::read(
+            " i told the arbiter it must be a draw. the arbiter gave my opponent the win. was that correct? ",
+        )
+        .unwrap();
+        assert_eq!(asked.verdict_on_result(false), Some(Judgement::Right));
+        assert_eq!(asked.verdict_on_result(true), Some(Judgement::Wrong));
+        let asked =
+            JudgedDecision::read(" we called the td and he declared a draw. was the td right? ")
+                .unwrap();
+        assert_eq!(asked.verdict_on_result(true), None);
+        let asked = JudgedDecision::read(
+            " he only spotted it later and called the arbiter, who declared a draw. was that right? ",
+        )
+        .unwrap();
+        assert_eq!(asked.verdict_on_result(true), Some(Judgement::Right));
+        let asked = JudgedDecision::read(" the td declared a draw. was the td right? ").unwrap();
+        assert_eq!(asked.verdict_on_result(true), Some(Judgement::Right));
     }
 
     #[test]
