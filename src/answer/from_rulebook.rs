@@ -3,6 +3,9 @@
 //! part, the deciding article cited first. When nothing fits well, the answer says so and names
 //! the closest rulings instead of reciting a random passage.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
 use rustc_hash::FxHashMap;
 
 use crate::rulebook::{PageKind, Passage, RulingMeta, Setting, article_matches};
@@ -910,8 +913,13 @@ impl Arbiter {
             .collect();
         let decided_by_the_flag = |m: &PartMatch| {
             let p = passage(m);
-            p.deciding_article()
-                .is_some_and(|a| DEAD_POSITION_RULE.contains(&a))
+            let on_mating_chances = p
+                .deciding_article()
+                .is_some_and(|a| DEAD_POSITION_RULE.contains(&a));
+            // A ruling on when a flag counts whose decision is the result on time.
+            let result_on_time =
+                p.deciding_article() == Some(FLAG_RULE[2]) && decides_a_result_on_time(&p.text);
+            (on_mating_chances || result_on_time)
                 && p.ruling
                     .as_ref()
                     .is_some_and(|r| r.articles.iter().any(|a| a == FLAG_RULE[0]))
@@ -961,6 +969,16 @@ impl Arbiter {
         };
         Answer::without_position(answer, vec![], frame, Basis::Unknown, 0.0)
     }
+}
+
+/// Whether the first sentence of a ruling's text decides a result on time ("You have lost on
+/// time, as long as …", "You win on time, provided …").
+fn decides_a_result_on_time(text: &str) -> bool {
+    static RE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^[^.:]*\b(lost|lose|loses|win|wins|won)\s+on\s+time\b")
+            .expect("valid regex")
+    });
+    RE.is_match(text)
 }
 
 /// The verdict on a flag fall by the material, opened with the verdict on the decision the
@@ -1200,6 +1218,19 @@ mod tests {
         let mut chosen = [part(1, 0.6), part(2, 0.65)];
         lead_with_the_surest(&mut chosen);
         assert_eq!(order(&chosen), [1, 2]);
+    }
+
+    #[test]
+    fn a_result_on_time_is_read_from_the_first_sentence_only() {
+        assert!(decides_a_result_on_time(
+            "You have lost on time, as long as your opponent could mate you."
+        ));
+        assert!(decides_a_result_on_time(
+            "You win on time, provided you could mate."
+        ));
+        assert!(!decides_a_result_on_time(
+            "You may play on: the flag counts only when claimed. If he claims, you lose on time."
+        ));
     }
 
     #[test]
