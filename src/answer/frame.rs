@@ -1233,16 +1233,32 @@ fn split_and_asking(q: &str) -> Option<Vec<String>> {
                 .unwrap_or_default();
             ASKING.contains(&next)
         })?;
-    let first = q[..cut].trim();
+    // Sentences before the question's own are context for both parts ("My daughter plays
+    // her first rated event. Must she …, and can she …?").
+    let opening = lower[..cut].rfind(['.', '!', '?']).map_or(0, |i| i + 1);
+    let context = q[..opening].trim();
+    let first = q[opening..cut].trim();
     let second = q[cut + skip..].trim();
     let words = |s: &str| s.split_whitespace().count();
-    let one_sentence = !lower[..cut].contains(['.', '!', '?']);
-    if !one_sentence || !asks(&lower[..cut]) || words(first) < 4 || words(second) < 4 {
+    // "…, and would that avoid a penalty?" asks about the first question's answer.
+    let refers_back = matches!(
+        lower[cut + skip..].split_whitespace().nth(1),
+        Some("that" | "it" | "this")
+    );
+    if refers_back
+        || !asks(lower[opening..cut].trim_start())
+        || words(first) < 4
+        || words(second) < 4
+    {
         return None;
     }
+    let with_context = |part: String| match context {
+        "" => part,
+        _ => format!("{context} {part}"),
+    };
     Some(vec![
-        format!("{}?", first.trim_end_matches('?')),
-        crate::text::capitalise_first(second),
+        with_context(format!("{}?", first.trim_end_matches('?'))),
+        with_context(crate::text::capitalise_first(second)),
     ])
 }
 
@@ -2073,6 +2089,17 @@ mod tests {
              once. 1) How would the TD decide on this? 2) What if he said it was an accident?",
         )[0];
         assert!(first.split_whitespace().count() > 20, "{first}");
+        // Two questions joined by "and" after a sentence of context keep the context each.
+        assert_eq!(
+            sub_questions(
+                "My son plays his first rated event. Must he write his opponent's moves too, \
+                 and can he write his own move first?"
+            ),
+            [
+                "My son plays his first rated event. Must he write his opponent's moves too?",
+                "My son plays his first rated event. Can he write his own move first?"
+            ]
+        );
         // Steps of a procedure are not questions.
         assert_eq!(
             sub_questions("How to claim: 1) Pause the clock. 2) Call the arbiter.").len(),
