@@ -14,7 +14,7 @@ use crate::search::{Hit, MatchedBy, SearchMode};
 use super::actors::FLAG_VERBS;
 use super::flag_by_material::FlagByMaterial;
 use super::frame::{Act, Frame, GAME_KIND_SETTINGS, QuestionKind};
-use super::judged_decision::JudgedDecision;
+use super::judged_decision::JudgementAsked;
 use super::matcher::RankWeights;
 use super::polarity::{Permission, bare_yes_or_no, said_in_words};
 use super::{Answer, Arbiter, Basis};
@@ -693,17 +693,18 @@ impl Arbiter {
         }
     }
 
-    /// One paragraph for each matched part, in order ([`Arbiter::paragraph`]).
-    fn paragraphs(&self, chosen: &[PartMatch], frame: &Frame, position_given: bool) -> Vec<String> {
+    /// One paragraph for each matched part, in order ([`Arbiter::paragraph`]). "Was the
+    /// arbiter right?": a ruling's bare "Yes"/"No" is left out, and when the question names
+    /// whom it asks about, a ruling that lists the words of right and wrong decisions opens with
+    /// the verdict on that person's decision (`judging`).
+    fn paragraphs(
+        &self,
+        chosen: &[PartMatch],
+        frame: &Frame,
+        judging: &JudgementAsked,
+        position_given: bool,
+    ) -> Vec<String> {
         let asked = Permission::asked_in(&frame.lower);
-        // "Was the arbiter right?": a ruling's bare "Yes"/"No" answers its own heading, and would
-        // read as a verdict on the decision; the ruling is said without it.
-        let about_a_decision = super::polarity::asks_whether_someone_is_right(&frame.lower);
-        // … and when the question names whom it asks about, a ruling that lists the words of
-        // right and wrong decisions opens with the verdict on that person's decision.
-        let judged = about_a_decision
-            .then(|| JudgedDecision::read(&frame.lower))
-            .flatten();
         chosen
             .iter()
             .enumerate()
@@ -715,13 +716,14 @@ impl Arbiter {
                     }
                     _ => self.paragraph(p, frame.kind, position_given),
                 };
-                let verdict = judged
+                let verdict = judging
+                    .judged
                     .as_ref()
                     .filter(|_| i == 0)
                     .zip(p.ruling.as_ref())
                     .and_then(|(j, meta)| Some((j, j.verdict(meta)?)));
                 match (asked, Permission::of_heading(&p.title.to_lowercase())) {
-                    _ if about_a_decision => {
+                    _ if judging.about_a_decision => {
                         let text = super::polarity::without_bare_yes_or_no(&text);
                         match verdict {
                             Some((j, v)) => format!("{} {text}", j.said(v)),
@@ -749,7 +751,8 @@ impl Arbiter {
         if chosen.is_empty() {
             return None;
         }
-        let text = self.paragraphs(&chosen, &frame, true).join(" ");
+        let judging = JudgementAsked::read(&frame.lower);
+        let text = self.paragraphs(&chosen, &frame, &judging, true).join(" ");
         let articles = self.ordered_articles(&chosen, None, false);
         Some(super::position::Reading {
             text,
@@ -795,10 +798,11 @@ impl Arbiter {
         if chosen.is_empty() && by_material.is_none() {
             return self.not_sure(frame, &whole_hits, meaningful);
         }
-        let mut paragraphs = self.paragraphs(&chosen, frame, false);
+        let judging = JudgementAsked::read(&frame.lower);
+        let mut paragraphs = self.paragraphs(&chosen, frame, &judging, false);
         if let Some(verdict) = &by_material {
             let at = if verdict_leads { 0 } else { paragraphs.len() };
-            paragraphs.insert(at, judged_flag_verdict(verdict, frame));
+            paragraphs.insert(at, judged_flag_verdict(verdict, &judging));
         }
         paragraphs.extend(self.time_control_note(&chosen, frame));
         // The articles the first reading names are cited before the search's other hits; the
@@ -913,21 +917,21 @@ impl Arbiter {
             .collect();
         let decided_by_the_flag = |m: &PartMatch| {
             let p = passage(m);
-            let on_mating_chances = p
-                .deciding_article()
-                .is_some_and(|a| DEAD_POSITION_RULE.contains(&a));
+            let deciding = p.deciding_article();
+            let on_mating_chances = deciding.is_some_and(|a| DEAD_POSITION_RULE.contains(&a));
             // A ruling on when a flag counts whose decision is the result on time.
             let result_on_time =
-                p.deciding_article() == Some(FLAG_RULE[2]) && decides_a_result_on_time(&p.text);
+                deciding == Some(FLAG_RULE[2]) && decides_a_result_on_time(&p.text);
             (on_mating_chances || result_on_time)
                 && p.ruling
                     .as_ref()
                     .is_some_and(|r| r.articles.iter().any(|a| a == FLAG_RULE[0]))
         };
-        if flag_fell && verdict_leads.is_none() && chosen.first().is_some_and(decided_by_the_flag) {
-            ordered.insert(0, FLAG_RULE[0]);
-        }
-        if let Some(leads) = verdict_leads {
+        // Without a verdict on the material, the flag rule leads when it decides the ruling.
+        let flag_rule_leads = verdict_leads.or_else(|| {
+            (flag_fell && chosen.first().is_some_and(decided_by_the_flag)).then_some(true)
+        });
+        if let Some(leads) = flag_rule_leads {
             ordered.insert(if leads { 0 } else { ordered.len() }, FLAG_RULE[0]);
         }
         // When the question is ambiguous, the asker finds the other rule one click away.
@@ -984,12 +988,9 @@ fn decides_a_result_on_time(text: &str) -> bool {
 /// The verdict on a flag fall by the material, opened with the verdict on the decision the
 /// question reports, when it asks whether someone was right ("The arbiter gave my opponent
 /// the win. Was that correct?" → "The arbiter was right.").
-fn judged_flag_verdict(verdict: &FlagByMaterial, frame: &Frame) -> String {
+fn judged_flag_verdict(verdict: &FlagByMaterial, judging: &JudgementAsked) -> String {
     let paragraph = verdict.paragraph();
-    if !super::polarity::asks_whether_someone_is_right(&frame.lower) {
-        return paragraph;
-    }
-    let judged = JudgedDecision::read(&frame.lower).and_then(|j| {
+    let judged = judging.judged.as_ref().and_then(|j| {
         let v = j.verdict_on_result(verdict.drawn()?)?;
         Some(j.said(v))
     });

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::polarity::NAMED_PERSON_IS_RIGHT;
+use super::polarity::{NAMED_PERSON_IS_RIGHT, asks_whether_someone_is_right};
 use crate::rulebook::{Judgement, RulingMeta, says};
 
 /// Whom a question asks to be judged.
@@ -37,6 +37,28 @@ const ARBITER_WORDS: &[(&str, &str)] = &[
     ("organizer", "the organizer"),
     ("captain", "the captain"),
 ];
+
+/// Whether a question asks whether someone is right ("Was the arbiter right?", "Is that
+/// true?"), and, when it names whom it asks about, the decision it reports: read once per
+/// question, for every paragraph of the answer.
+pub struct JudgementAsked {
+    /// A ruling's bare "Yes"/"No" answers its own heading, and would read as a verdict on the
+    /// decision: the answer says the ruling without it.
+    pub about_a_decision: bool,
+    pub judged: Option<JudgedDecision>,
+}
+
+impl JudgementAsked {
+    pub fn read(lower: &str) -> JudgementAsked {
+        let about_a_decision = asks_whether_someone_is_right(lower);
+        JudgementAsked {
+            about_a_decision,
+            judged: about_a_decision
+                .then(|| JudgedDecision::read(lower))
+                .flatten(),
+        }
+    }
+}
 
 /// A decision the question reports and asks to be judged.
 #[derive(Debug, Clone, PartialEq, Eq)]
