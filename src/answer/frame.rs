@@ -778,6 +778,14 @@ const KIND_CUES: &[KindCue] = &[
             "did i lose",
             "does he win",
             "does she win",
+            "mean i win",
+            "mean i won",
+            "mean i lose",
+            "mean i lost",
+            "have i won",
+            "have i lost",
+            "so i win",
+            "so i won",
         ],
         opening: &[],
     },
@@ -1824,6 +1832,10 @@ mod tests {
         );
         assert_eq!(k("Why can't my king take his queen?"), QuestionKind::Open);
         assert_eq!(k("I took his king. Do I win?"), QuestionKind::ResultYesNo);
+        assert_eq!(
+            k("He has no moves, doesn't that mean I win?"),
+            QuestionKind::ResultYesNo
+        );
         assert_eq!(k("Do I lose or is it a draw?"), QuestionKind::Result);
         assert_eq!(
             k("Do I wait for a claim or do I step in?"),

@@ -1,5 +1,5 @@
 //! Questions written in another language (rulebook/languages.toml): the chess terms of a
-//! German, French, Dutch, Spanish, Italian or Portuguese question, read in their English
+//! German, French, Dutch, Spanish, Italian, Portuguese or Polish question, read in their English
 //! words, and its moves written with English piece letters. The rulebook and its rulings are
 //! English; a question in another language would otherwise match only the passages that list
 //! foreign piece names (C.3, D.2.1). Data, not code, so that maintainers can add terms.
@@ -19,16 +19,18 @@ pub enum Language {
     Spanish,
     Italian,
     Portuguese,
+    Polish,
 }
 
 impl Language {
-    const ALL: [Language; 6] = [
+    const ALL: [Language; 7] = [
         Language::German,
         Language::French,
         Language::Dutch,
         Language::Spanish,
         Language::Italian,
         Language::Portuguese,
+        Language::Polish,
     ];
 
     /// The section of languages.toml that holds this language's terms.
@@ -40,6 +42,7 @@ impl Language {
             Language::Spanish => "es",
             Language::Italian => "it",
             Language::Portuguese => "pt",
+            Language::Polish => "pl",
         }
     }
 
@@ -51,6 +54,7 @@ impl Language {
             Language::Spanish => "Spanish",
             Language::Italian => "Italian",
             Language::Portuguese => "Portuguese",
+            Language::Polish => "Polish",
         }
     }
 
@@ -62,6 +66,7 @@ impl Language {
             Language::Spanish => whatlang::Lang::Spa,
             Language::Italian => whatlang::Lang::Ita,
             Language::Portuguese => whatlang::Lang::Por,
+            Language::Polish => whatlang::Lang::Pol,
         }
     }
 
@@ -73,6 +78,7 @@ impl Language {
             whatlang::Lang::Spa => Language::Spanish,
             whatlang::Lang::Ita => Language::Italian,
             whatlang::Lang::Por => Language::Portuguese,
+            whatlang::Lang::Pol => Language::Polish,
             _ => return None,
         })
     }
@@ -88,6 +94,7 @@ impl Language {
                 &[('R', 'K'), ('D', 'Q'), ('T', 'R'), ('A', 'B'), ('C', 'N')]
             }
             Language::Portuguese => &[('R', 'K'), ('D', 'Q'), ('T', 'R'), ('B', 'B'), ('C', 'N')],
+            Language::Polish => &[('K', 'K'), ('H', 'Q'), ('W', 'R'), ('G', 'B'), ('S', 'N')],
         };
         table.iter().find(|(l, _)| *l == letter).map(|(_, e)| *e)
     }
