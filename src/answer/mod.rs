@@ -746,17 +746,24 @@ fn tested_move_and_topic(
         _ if frame.intent.mv.is_some() => None,
         Topic::General | Topic::MoveLegality | Topic::Check => {
             position::described::move_in_words(&frame.lower, game.current())
+                .or_else(|| position::described::promotion_in_words(&frame.lower, game.current()))
         }
         Topic::Checkmate | Topic::Stalemate => {
             position::described::promotion_in_words(&frame.lower, game.current())
         }
-        Topic::Promotion => position::described::pawn_to_square(&frame.lower, game.current()),
+        Topic::Promotion => position::described::pawn_to_square(&frame.lower, game.current())
+            .or_else(|| position::described::promotion_in_words(&frame.lower, game.current())),
         _ => None,
     };
-    let tested_move = disputed
-        .clone()
-        .or_else(|| frame.intent.mv.clone().filter(|m| !played.includes(m)))
-        .or(described.clone());
+    let tested_move =
+        disputed
+            .clone()
+            .or_else(|| {
+                frame.intent.mv.clone().filter(|m| {
+                    !played.includes(m) && !position::played::already_on_the_board(game, m)
+                })
+            })
+            .or(described.clone());
     let topic = match frame.intent.topic {
         t @ (Topic::Checkmate | Topic::Stalemate) => t,
         _ if described.is_some() && disputed.is_none() => Topic::MoveLegality,

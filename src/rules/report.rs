@@ -589,7 +589,8 @@ pub fn describe_legal_move(pos: &Chess, m: Move) -> String {
                 s.push_str(&format!(", capturing the {}", role_name(c)));
             }
             if let Some(p) = promotion {
-                s.push_str(&format!(" and promotes to a {} (3.7.3.3)", role_name(p)));
+                let comma = if capture.is_some() { "," } else { "" };
+                s.push_str(&format!("{comma} and promotes to a {} (3.7.3.3)", role_name(p)));
             }
             parts.push(s);
         }

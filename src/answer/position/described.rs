@@ -63,18 +63,43 @@ pub fn pawn_to_square(lower: &str, pos: &Chess) -> Option<String> {
 /// "Promote the pawn to a bishop": the one promotion to that piece the side to move has, as
 /// SAN ("h8=B"); `None` when no piece is named or several pawns or squares could do it.
 pub fn promotion_in_words(lower: &str, pos: &Chess) -> Option<String> {
-    if !lower.contains("promot") {
+    let promoting = lower.contains("promot")
+        || lower.contains("pawn") && PROMOTING.iter().any(|c| lower.contains(c));
+    if !promoting {
         return None;
     }
     let role = super::promotion::piece_named_to_promote(lower)?;
     let legal = pos.legal_moves();
-    let mut promotions = legal.iter().filter(|m| m.promotion() == Some(role));
-    let only = promotions.next()?;
-    promotions
-        .next()
-        .is_none()
-        .then(|| shakmaty::san::San::from_move(pos, *only).to_string())
+    let promotions: Vec<_> = legal
+        .iter()
+        .filter(|m| m.promotion() == Some(role))
+        .collect();
+    // A push and a capture, or two pawns: the square the question names picks one.
+    let only = match promotions.as_slice() {
+        [only] => *only,
+        several => {
+            let named: Vec<_> = several
+                .iter()
+                .filter(|m| lower.contains(&m.to().to_string()))
+                .collect();
+            match named.as_slice() {
+                [only] => *only,
+                _ => return None,
+            }
+        }
+    };
+    Some(shakmaty::san::San::from_move(pos, *only).to_string())
 }
+
+/// Words that, beside a pawn, speak of promoting it ("make it a knight", "become a second
+/// queen").
+const PROMOTING: &[&str] = &[
+    "make it a",
+    "turn it into",
+    "become a",
+    "becomes a",
+    "into a",
+];
 
 /// "The king to c4", "can my knight go to e2?": a move of the side to move's only piece of
 /// that kind, or of the only one that can legally go there, written as SAN ("Kc4", "Nxe2"),

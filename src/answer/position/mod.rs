@@ -312,26 +312,42 @@ pub fn ruling_for(ask: &PositionAsk) -> &'static dyn PositionRuling {
 
 /// A draw claim asked about a game that has already ended (mate, stalemate, a dead
 /// position) is moot: the end leads the answer and its article the citations ("After Kxd2
-/// the position is dead, yet lichess makes us play on to a repetition or fifty moves").
+/// the position is dead, yet lichess makes us play on to a repetition or fifty moves"). A
+/// decision that play goes on, in a game another rule has ended (seventy-five moves,
+/// fivefold), gives way to that end.
 pub fn lead_with_the_end(ask: &PositionAsk, ruled: &mut Ruled) {
     let claims_a_draw = matches!(
         ask.topic,
         Topic::Repetition | Topic::FiftyMoves | Topic::DrawClaim
     );
-    let Some(end) = ask.report.outcome.as_ref().filter(|_| claims_a_draw) else {
+    let says_play_goes_on = PLAY_GOES_ON.iter().any(|p| ruled.decision.contains(p));
+    let Some(end) = ask
+        .report
+        .outcome
+        .as_ref()
+        .filter(|_| claims_a_draw || says_play_goes_on)
+    else {
         return;
     };
     if ruled.tells_outcome {
         return;
     }
+    let moot = if says_play_goes_on {
+        ruled.detail.clear();
+        String::new()
+    } else {
+        format!(" {}", ruled.decision)
+    };
     ruled.decision = format!(
-        "The game is already over — {}. {}",
+        "The game is already over — {}.{moot}",
         end.explanation.trim_end_matches('.'),
-        ruled.decision
     );
     ruled.deciding.insert(0, end.article.to_string());
     ruled.tells_outcome = true;
 }
+
+/// How a ruling's decision says that the game is not over.
+const PLAY_GOES_ON: &[&str] = &["play goes on", "the game goes on", "the game continues"];
 
 /// The answer text: the decision, its detail, then notes (a move the question reported that
 /// was played here, a game already over, remarks on the input).

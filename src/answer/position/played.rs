@@ -275,6 +275,35 @@ pub fn apply(question: &str, game: &mut Game) -> Played {
     played
 }
 
+/// A piece move written without a played verb ("Qg7+ and I think that's mate. Is it?") under a
+/// bare position in which the side to move cannot make it but the other side's piece of that
+/// kind already stands on its square: the position given is the one after it, so it is history,
+/// not a move to test.
+pub fn already_on_the_board(game: &Game, text: &str) -> bool {
+    static PIECE_MOVE: OnceLock<Regex> = OnceLock::new();
+    let re = PIECE_MOVE.get_or_init(|| {
+        Regex::new(r"^([KQRBN])[a-h]?[1-8]?x?([a-h][1-8])[+#]?$").expect("valid regex")
+    });
+    let Some(c) = re.captures(text.trim()) else {
+        return false;
+    };
+    let pos = game.current();
+    let (Some(role), Ok(square)) = (
+        c[1].chars().next().and_then(shakmaty::Role::from_char),
+        c[2].parse::<shakmaty::Square>(),
+    ) else {
+        return false;
+    };
+    let there = pos.board().piece_at(square);
+    game.plies.is_empty()
+        && resolve_move(pos, text, game.mode).is_err()
+        && there
+            == Some(shakmaty::Piece {
+                color: pos.turn().other(),
+                role,
+            })
+}
+
 /// Where `text` was played in the history, and by whom, searching from the last move back.
 fn find_in_history(game: &Game, text: &str) -> Option<(usize, Side)> {
     let before: Vec<&shakmaty::Chess> = game.positions().collect();
@@ -313,6 +342,16 @@ mod tests {
         assert!(reported("I just played exd6, is that legal en passant?")[0].questioned);
         assert!(reported("He played Nxe5. Was that allowed?")[0].questioned);
         assert!(!reported("He played Qh5. Is it check?")[0].questioned);
+    }
+
+    #[test]
+    fn a_piece_move_already_made_on_a_bare_board_is_history() {
+        let g = Game::new(Some("6k1/5pQp/6p1/8/8/8/5PPP/6K1 b - - 0 27")).unwrap();
+        assert!(already_on_the_board(&g, "Qg7+"));
+        assert!(!already_on_the_board(&g, "Kxg7"));
+        // The rook still has to go to a8: a slip in the side to move, not a move made.
+        let g = Game::new(Some("6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1")).unwrap();
+        assert!(!already_on_the_board(&g, "Ra8"));
     }
 
     #[test]

@@ -25,7 +25,7 @@ fn is_promotion(mv: &str) -> bool {
 /// counts only when no other cue names a piece ("can I take a knight instead?").
 pub(super) fn piece_named_to_promote(lower: &str) -> Option<Role> {
     const CUES: &[&str] = &[
-        "promot", "becom", "turn", "into a", "choose", "make a", "get a",
+        "promot", "becom", "turn", "into a", "choose", "make a", "make it", "get a",
     ];
     let named_after = |at: usize| {
         lower[at..]
