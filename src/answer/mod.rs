@@ -474,7 +474,19 @@ impl Arbiter {
             let hits = self
                 .index
                 .search_with(&self.book, question, 8, SearchMode::ANSWER);
-            let (game, disputed) = self.asked_game(req)?;
+            let (game, disputed) = match self.asked_game(req) {
+                Ok(asked) => asked,
+                // "Is this position even possible?" about one no game can reach: that is the
+                // answer, not a refusal of the input.
+                Err(AnswerError::Rules(e @ RulesError::IllegalPosition { .. }))
+                    if asks_whether_possible(question) =>
+                {
+                    return self
+                        .unreadable_position_answer(question, &e)
+                        .ok_or(AnswerError::Rules(e));
+                }
+                Err(e) => return Err(e),
+            };
             Ok(self.position_answer(question, &frame, game, disputed, &hits))
         } else if let Some(answer) = self.ask_with_position_in_text(question) {
             Ok(answer)
@@ -777,6 +789,15 @@ fn tested_move_and_topic(
         t => t,
     };
     (tested_move, topic)
+}
+
+/// Whether a question asks if its position could happen at all ("is this position legal?",
+/// "can this even arise?").
+fn asks_whether_possible(question: &str) -> bool {
+    let lower = question.to_lowercase();
+    ["legal", "possible", "valid", "arise", "reach", "exist", "real position"]
+        .iter()
+        .any(|w| lower.contains(w))
 }
 
 /// The answer a position ruling composed, with its report and what it rests on.
