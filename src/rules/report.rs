@@ -608,6 +608,27 @@ pub fn describe_legal_move(pos: &Chess, m: Move) -> String {
     parts.join("; ")
 }
 
+/// " from the rook on h5": what would attack the capturing side's king once both pawns have
+/// left their squares; empty when nothing would.
+fn checker_after_en_passant(pos: &Chess, from: shakmaty::Square, to: shakmaty::Square) -> String {
+    let us = pos.turn();
+    let mut after = pos.board().clone();
+    let captured = shakmaty::Square::from_coords(to.file(), from.rank());
+    after.remove_piece_at(from);
+    after.remove_piece_at(captured);
+    after.set_piece_at(to, us.pawn());
+    let Some(king) = after.king_of(us) else {
+        return String::new();
+    };
+    let attackers = after.attacks_to(king, us.other(), after.occupied());
+    attackers
+        .first()
+        .and_then(|sq| after.piece_at(sq).map(|p| (sq, p.role)))
+        .map_or_else(String::new, |(sq, role)| {
+            format!(" from the {} on {sq}", super::describe::role_name(role))
+        })
+}
+
 fn en_passant_info(pos: &Chess, ep_moves: &[Move]) -> EnPassantInfo {
     let target = pos.maybe_ep_square();
     let captures_san: Vec<String> = ep_moves.iter().map(|m| san_plus(pos, *m)).collect();
@@ -629,8 +650,9 @@ fn en_passant_info(pos: &Chess, ep_moves: &[Move]) -> EnPassantInfo {
             let us = pos.turn();
             let beside = shakmaty::attacks::pawn_attacks(us.other(), t) & pos.board().by_piece(us.pawn());
             if beside.any() {
+                let from = beside.first().expect("a pawn beside");
                 (
-                    format!("a pawn just advanced two squares past {t}, but capturing it en passant would expose the {} king to check, so it is not allowed (3.7.3.1, 3.9.2)", color_name(us)),
+                    format!("a pawn just advanced two squares past {t}, but capturing it en passant would expose the {} king to check{}, so it is not allowed (3.7.3.1, 3.9.2)", color_name(us), checker_after_en_passant(pos, from, t)),
                     vec!["3.7.3.1", "3.9.2"],
                 )
             } else {
@@ -796,7 +818,7 @@ fn fifty_moves(pos: &Chess, legal: &shakmaty::MoveList, notations: &MoveNotation
         )
     } else if claim_now {
         format!(
-            "{clock} half-moves without a capture or pawn move: {turn}, having the move, may claim a draw (9.3.2)"
+            "{clock} half-moves ({full} moves each) without a capture or pawn move: {turn}, having the move, may claim a draw (9.3.2)"
         )
     } else if !claim_by_move_san.is_empty() {
         format!(
