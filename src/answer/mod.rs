@@ -795,9 +795,17 @@ fn tested_move_and_topic(
 /// "can this even arise?").
 fn asks_whether_possible(question: &str) -> bool {
     let lower = question.to_lowercase();
-    ["legal", "possible", "valid", "arise", "reach", "exist", "real position"]
-        .iter()
-        .any(|w| lower.contains(w))
+    [
+        "legal",
+        "possible",
+        "valid",
+        "arise",
+        "reach",
+        "exist",
+        "real position",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
 }
 
 /// The answer a position ruling composed, with its report and what it rests on.

@@ -656,8 +656,13 @@ impl Candidate<'_> {
                 pieces_on(board, attackers)
             )
         } else if checkers.any() && (attackers & checkers).any() {
+            let pinned = if checkers.into_iter().any(|sq| pinned_to_its_king(board, sq)) {
+                "; a pinned piece gives check all the same (3.9.1)"
+            } else {
+                ""
+            };
             format!(
-                "leaves the king in check from {}: when in check you must parry it (3.9.2)",
+                "leaves the king in check from {}: when in check you must parry it (3.9.2){pinned}",
                 pieces_on(board, checkers)
             )
         } else {
@@ -675,4 +680,19 @@ impl Candidate<'_> {
             &["3.9.2", "1.4.1"],
         )
     }
+}
+
+/// Whether the piece on `sq` shields its own king from an enemy line piece (it is pinned).
+fn pinned_to_its_king(board: &shakmaty::Board, sq: shakmaty::Square) -> bool {
+    let Some(piece) = board.piece_at(sq) else {
+        return false;
+    };
+    let Some(king) = board.king_of(piece.color) else {
+        return false;
+    };
+    let mut without = board.clone();
+    let _ = without.remove_piece_at(sq);
+    let before = board.attacks_to(king, piece.color.other(), board.occupied());
+    let after = without.attacks_to(king, piece.color.other(), without.occupied());
+    (after & !before).any()
 }

@@ -614,8 +614,8 @@ fn checker_after_en_passant(pos: &Chess, from: shakmaty::Square, to: shakmaty::S
     let us = pos.turn();
     let mut after = pos.board().clone();
     let captured = shakmaty::Square::from_coords(to.file(), from.rank());
-    after.remove_piece_at(from);
-    after.remove_piece_at(captured);
+    let _ = after.remove_piece_at(from);
+    let _ = after.remove_piece_at(captured);
     after.set_piece_at(to, us.pawn());
     let Some(king) = after.king_of(us) else {
         return String::new();
