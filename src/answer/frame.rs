@@ -389,6 +389,30 @@ fn mate_sign_spelt(text: &str) -> std::borrow::Cow<'_, str> {
     MATE.replace_all(text, "$1 checkmate")
 }
 
+/// A castling sign ("14.0-0", "played O-O-O") says castling in words, which the matching
+/// reads: the sign alone is notation. Written with zeros it counts only after a move number or
+/// a verb of playing, since "0-0" can also be a score.
+fn castling_sign_spelt(text: &str) -> std::borrow::Cow<'_, str> {
+    static SIGN: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i:\b(?:\d+\s*\.+\s*|play(?:ed|s|ing)?\s+|then\s+))(0-0-0|0-0)\b|\b(O-O-O|O-O)\b",
+        )
+        .expect("valid regex")
+    });
+    if !text.contains("-0") && !text.contains("-O") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    SIGN.replace_all(text, |c: &regex::Captures| {
+        let sign = c.get(1).or_else(|| c.get(2)).map_or("", |m| m.as_str());
+        let side = if sign.len() == 5 {
+            "queenside"
+        } else {
+            "kingside"
+        };
+        format!("{} (castled {side})", &c[0])
+    })
+}
+
 /// Material written with piece letters ("K and R against K and N", "K+B") spelt out as piece
 /// names, so that matching sees "king and rook". A lone "B" counts as a bishop only when a
 /// lone "K" is there too (otherwise it is more likely "player B").
@@ -397,6 +421,7 @@ pub fn spell_out_pieces(text: &str) -> String {
     let text = &calques_as_chess_terms(text);
     let text = &castle_as_rook(text);
     let text = &mate_sign_spelt(text);
+    let text = &castling_sign_spelt(text);
     let text = &queening_as_promotion(text);
     let is_letter_token = |t: &str, l: &str| t == l;
     let tokens: Vec<&str> = text
@@ -1892,6 +1917,22 @@ mod tests {
         );
         // Without a king named, "2B" may be anything.
         assert_eq!(spell_out_pieces("board 2B"), "board 2B");
+    }
+
+    #[test]
+    fn a_castling_sign_says_castling() {
+        assert_eq!(
+            castling_sign_spelt("White played 14.0-0 which was illegal"),
+            "White played 14.0-0 (castled kingside) which was illegal"
+        );
+        assert_eq!(
+            castling_sign_spelt("can I play O-O-O here?"),
+            "can I play O-O-O (castled queenside) here?"
+        );
+        assert_eq!(
+            castling_sign_spelt("the match stood at 0-0 after two games"),
+            "the match stood at 0-0 after two games"
+        );
     }
 
     #[test]
