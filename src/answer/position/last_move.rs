@@ -79,7 +79,17 @@ impl PositionRuling for LastMove {
     fn applies(&self, ask: &PositionAsk) -> bool {
         // "Was that legal?", or "I played e8=N+. Is it legal?" about a move of the history.
         let named_played = ask.played.moves.iter().any(|m| m.ply.is_some())
-            && matches!(ask.topic, Topic::General | Topic::Promotion)
+            && match ask.topic {
+                Topic::General | Topic::Promotion => true,
+                // "Was my en passant capture 11...exd3 legal?": a move the question names, not
+                // a game it quotes from move 1.
+                Topic::EnPassant | Topic::MoveLegality | Topic::Castling => ask
+                    .played
+                    .moves
+                    .iter()
+                    .any(|m| m.ply.is_some() && m.questioned),
+                _ => false,
+            }
             && ask.mentions(&["legal", "allowed"]);
         ask.tested_move.is_none()
             && !ask.game.plies.is_empty()

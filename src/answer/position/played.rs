@@ -272,7 +272,52 @@ pub fn apply(question: &str, game: &mut Game) -> Played {
         }
         played.moves.push(pm);
     }
+    named_from_the_history(question, game, &mut played);
     played
+}
+
+/// Whether the question writes out the game from its first move ("After 1. e4 e5 2. Nf3 …"):
+/// its moves then say where the game stands, not which move is asked about.
+pub fn quotes_the_game(question: &str) -> bool {
+    static FIRST_MOVE: OnceLock<Regex> = OnceLock::new();
+    FIRST_MOVE
+        .get_or_init(|| Regex::new(r"\b1\.\s*[a-hKQRBNO]").expect("valid regex"))
+        .is_match(question)
+}
+
+/// Moves the question names without a verb of playing ("my last move was Qxf7+, is that
+/// mate?", "was my 11...exd3 legal?") that the history holds and the side to move could not
+/// play now: they are history too, not moves to test.
+fn named_from_the_history(question: &str, game: &Game, played: &mut Played) {
+    if game.plies.is_empty() || quotes_the_game(question) {
+        return;
+    }
+    let mut named = Vec::new();
+    for (_, raw) in words(question) {
+        let token = raw
+            .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+            .trim_end_matches(['.', '?', '!', ':', '\'', ',']);
+        if !move_token().is_match(token) || !explicit(token) || played.includes(token) {
+            continue;
+        }
+        let playable_now = resolve_move(game.current(), token, game.mode).is_ok();
+        if let (false, Some((ply, color))) = (playable_now, find_in_history(game, token)) {
+            named.push(PlayedMove {
+                text: token.to_string(),
+                by: None,
+                color: Some(color),
+                ply: Some(ply),
+                direct: false,
+                // Named without a verb, it is the move asked about.
+                questioned: true,
+            });
+        }
+    }
+    // A question that quotes the game itself ("After 1. e4 e5 2. Nf3 …") names many moves of
+    // the history: they say where the game stands, not which move is asked about.
+    if named.len() <= 2 {
+        played.moves.extend(named);
+    }
 }
 
 /// A piece move written without a played verb ("Qg7+ and I think that's mate. Is it?") under a
