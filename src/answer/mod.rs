@@ -695,7 +695,7 @@ impl Arbiter {
             game = earlier;
             report = self.position_report(&game, tested_move.as_deref(), topic);
         }
-        let lower = frame.lower.clone();
+        let lower = position::actors::as_the_childs_side(&frame.lower).into_owned();
         let actors = position::actors::Actors::read(&lower, game.current(), &played);
         let read_rulebook = || self.rulebook_reading(question);
         let ask = PositionAsk {

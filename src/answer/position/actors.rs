@@ -8,6 +8,9 @@
 //! nothing shows it — for a flag, the clock rule: the clock that runs is the side to move's.
 //! The words are read by [`crate::answer::actors`]; this module resolves them against the board.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
 use shakmaty::{Chess, Color, Position, Role};
 
 use super::played::Played;
@@ -56,6 +59,42 @@ impl Resolved {
             why,
         }
     }
+}
+
+/// A parent's question about a child's game ("My son (White) wants to castle — can he?", "my
+/// daughter is playing black, can she take en passant?") read as the child's own: the child is
+/// the asker's side, so "he"/"she" and "his"/"her" are the child, not the opponent, and "the
+/// other boy" is the opponent. Other questions are left as they are.
+pub fn as_the_childs_side(lower: &str) -> std::borrow::Cow<'_, str> {
+    static CHILD: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\bmy (?:son|daughter|kid|child|boy|girl)\b").expect("valid regex")
+    });
+    static REWRITES: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
+        [
+            (r"\bmy (?:son|daughter|kid|child|boy|girl) is\b", "i am"),
+            (r"\bmy (?:son|daughter|kid|child|boy|girl) was\b", "i was"),
+            (r"\bmy (?:son|daughter|kid|child|boy|girl)'s\b", "my"),
+            (r"\bmy (?:son|daughter|kid|child|boy|girl)\b", "i"),
+            (
+                r"\bthe other (?:boy|girl|kid|child|player)\b",
+                "my opponent",
+            ),
+            (r"\b(?:he|she)\b", "i"),
+            (r"\bhim\b", "me"),
+            (r"\b(?:his|her)\b", "my"),
+        ]
+        .into_iter()
+        .map(|(re, to)| (Regex::new(re).expect("valid regex"), to))
+        .collect()
+    });
+    if !CHILD.is_match(lower) {
+        return std::borrow::Cow::Borrowed(lower);
+    }
+    let mut text = lower.to_string();
+    for (re, to) in REWRITES.iter() {
+        text = re.replace_all(&text, *to).into_owned();
+    }
+    std::borrow::Cow::Owned(text)
 }
 
 fn index(s: Side) -> usize {
@@ -186,6 +225,19 @@ mod tests {
             .current()
             .clone();
         Actors::read(&q.to_lowercase(), &pos, &Played::default())
+    }
+
+    #[test]
+    fn a_parents_child_is_read_as_the_asker() {
+        assert_eq!(
+            as_the_childs_side("my son (white) wants to castle. can he?"),
+            "i (white) wants to castle. can i?"
+        );
+        assert_eq!(
+            as_the_childs_side("my daughter is playing black, can the other girl take?"),
+            "i am playing black, can my opponent take?"
+        );
+        assert_eq!(as_the_childs_side("can he castle?"), "can he castle?");
     }
 
     #[test]
