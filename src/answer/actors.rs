@@ -204,7 +204,7 @@ fn explicit_colour() -> &'static Regex {
         Regex::new(
             r"(?x)
             \b(?P<me>i(?:'m|\s+am|\s+was)\s+(?:playing\s+)?(?:as\s+|with\s+)?(?:the\s+)?
-               | i\s+(?:play|played|have|had)\s+(?:as\s+|with\s+)?the\s+
+               | i\s+(?:play|played|have|had)\s+(?:as\s+|with\s+)?(?:the\s+)?
                | (?:playing|play)\s+(?:as\s+|with\s+)?(?:the\s+)?
                | as\s+
                | i\s*\(\s*)

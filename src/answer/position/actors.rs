@@ -81,6 +81,7 @@ pub fn as_the_childs_side(lower: &str) -> std::borrow::Cow<'_, str> {
             ),
             (r"\b(?:he|she)\b", "i"),
             (r"\bhim\b", "me"),
+            (r"\bhers\b", "mine"),
             (r"\b(?:his|her)\b", "my"),
         ]
         .into_iter()

@@ -34,7 +34,10 @@ pub fn pawn_to_square(lower: &str, pos: &Chess) -> Option<String> {
     let to: Square = re.captures(lower)?.name("sq")?.as_str().parse().ok()?;
     let turn = pos.turn();
     let board = pos.board();
-    if board.piece_at(to).is_some() {
+    let last_rank = to.rank() == turn.relative_rank(shakmaty::Rank::Eighth);
+    // A push onto an occupied square is asked about only as a promotion ("can my pawn promote on
+    // e8 with his rook standing there?"): the legality ruling says why it cannot.
+    if board.piece_at(to).is_some() && !(last_rank && lower.contains("promot")) {
         return None;
     }
     // The squares one and two ranks behind `to`, seen from the side to move.
@@ -50,7 +53,6 @@ pub fn pawn_to_square(lower: &str, pos: &Chess) -> Option<String> {
     if !a_pawn_pushes_there {
         return None;
     }
-    let last_rank = to.rank() == turn.relative_rank(shakmaty::Rank::Eighth);
     let promotion = if last_rank {
         let role = super::promotion::piece_named_to_promote(lower).unwrap_or(Role::Queen);
         format!("={}", role.upper_char())
@@ -74,9 +76,13 @@ pub fn promotion_in_words(lower: &str, pos: &Chess) -> Option<String> {
         .iter()
         .filter(|m| m.promotion() == Some(role))
         .collect();
-    // A push and a capture, or two pawns: the square the question names picks one.
+    // A push and a capture, or two pawns: the square the question names picks one; a square
+    // named that no promotion reaches is another move ("promote on e8", blocked).
+    let last_rank_named = ["1", "8"]
+        .iter()
+        .any(|r| ('a'..='h').any(|f| lower.contains(&format!("{f}{r}"))));
     let only = match promotions.as_slice() {
-        [only] => *only,
+        [only] if !last_rank_named || lower.contains(&only.to().to_string()) => *only,
         several => {
             let named: Vec<_> = several
                 .iter()

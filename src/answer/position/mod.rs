@@ -32,6 +32,7 @@ mod repetition;
 mod resignation;
 mod touch_order;
 mod touched_to_castle;
+mod turn;
 
 use crate::rulebook::Rulebook;
 use crate::rules::{Game, Report};
@@ -256,6 +257,7 @@ pub trait PositionRuling: Sync {
 pub static RULINGS: &[&dyn PositionRuling] = &[
     &disputed_move::DisputedMove,
     &last_move::LastMove,
+    &turn::Turn,
     &flag::Flag,
     &resignation::Resignation,
     &repetition::Repetition,

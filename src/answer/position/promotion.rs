@@ -27,19 +27,25 @@ pub(super) fn piece_named_to_promote(lower: &str) -> Option<Role> {
     const CUES: &[&str] = &[
         "promot", "becom", "turn", "into a", "choose", "make a", "make it", "get a",
     ];
+    // "Promote on e8 even though his rook stands there": the opponent's piece is no choice.
     let named_after = |at: usize| {
-        lower[at..]
-            .split(|c: char| !c.is_alphanumeric())
+        let words: Vec<&str> = lower[at..]
+            .split(|c: char| !c.is_alphanumeric() && c != '\'')
             .filter(|w| !w.is_empty())
             .take(PIECE_WITHIN_WORDS)
-            .find_map(|w| match w.trim_end_matches('s') {
+            .collect();
+        words.iter().enumerate().find_map(|(i, w)| {
+            let theirs = i > 0 && OPPONENTS.contains(&words[i - 1]);
+            match w.trim_end_matches('s') {
+                _ if theirs => None,
                 "knight" => Some(Role::Knight),
                 "rook" => Some(Role::Rook),
                 "bishop" => Some(Role::Bishop),
                 "queen" => Some(Role::Queen),
                 "king" => Some(Role::King),
                 _ => None,
-            })
+            }
+        })
     };
     let last_named = |cues: &[&str]| {
         cues.iter()
@@ -50,6 +56,17 @@ pub(super) fn piece_named_to_promote(lower: &str) -> Option<Role> {
     };
     last_named(CUES).or_else(|| last_named(&["instead"]))
 }
+
+/// Words that make the piece after them the opponent's.
+const OPPONENTS: &[&str] = &[
+    "his",
+    "her",
+    "their",
+    "opponent's",
+    "enemy",
+    "black's",
+    "white's",
+];
 
 /// How many words from a cue's own the piece must be named in ("become a knight", "promote my
 /// pawn to a king", "turned into a queen").
