@@ -47,9 +47,30 @@ impl PositionRuling for DrawClaim {
         ] {
             ruled.claim(ask.claim(s));
         }
+        // "This position is on the board for the 3rd time": why the count differs.
+        if ask.mentions(COUNTS_A_REPETITION)
+            && let Some(note) = super::repetition::near_miss(ask)
+        {
+            ruled
+                .detail
+                .push(format!("{note} {}", super::repetition::SAME_POSITION));
+            ruled.deciding.push("9.2.3".into());
+        }
         ruled
     }
 }
+
+/// Words that count a repetition in the question.
+const COUNTS_A_REPETITION: &[&str] = &[
+    "third time",
+    "3rd time",
+    "three times",
+    "3 times",
+    "threefold",
+    "3fold",
+    "3-fold",
+    "repet",
+];
 
 /// A claim asked for the side not on move.
 fn not_on_move(ask: &PositionAsk, asked: Side) -> Ruled {

@@ -147,7 +147,7 @@ fn same_placement<'g>(game: &'g Game, pos: &Chess) -> Vec<(usize, &'g Chess)> {
 }
 
 /// Why a placement seen three times (now, or after some move) is not a threefold repetition.
-fn near_miss(ask: &PositionAsk) -> Option<String> {
+pub(super) fn near_miss(ask: &PositionAsk) -> Option<String> {
     let pos = ask.game.current();
     let now = same_placement(ask.game, pos);
     let identical = now.iter().filter(|(_, p)| *p == pos).count();
@@ -180,7 +180,7 @@ fn near_miss(ask: &PositionAsk) -> Option<String> {
 }
 
 /// What makes two positions the same, said once after the near misses.
-const SAME_POSITION: &str = "Positions are the same only with the same castling rights and the same en passant possibilities (9.2.3).";
+pub(super) const SAME_POSITION: &str = "Positions are the same only with the same castling rights and the same en passant possibilities (9.2.3).";
 
 /// The longest game [`earlier_near_miss`] compares every position of with every other.
 const NEAR_MISS_PLIES: usize = 600;
