@@ -159,6 +159,9 @@ pub(super) fn near_miss(ask: &PositionAsk) -> Option<String> {
         );
         return Some(explain(ask.game, pos, &now, identical, opening));
     }
+    if let Some(note) = other_side_to_move(ask.game, pos, now.len()) {
+        return Some(note);
+    }
     if ask.report.repetition.threefold_now || !ask.report.repetition.threefold_by_move.is_empty() {
         return earlier_near_miss(ask.game);
     }
@@ -177,6 +180,28 @@ pub(super) fn near_miss(ask: &PositionAsk) -> Option<String> {
         }
     }
     None
+}
+
+/// The pieces standing as now three times or more, some of them with the other side to move
+/// ("after 16. Kg1" had Black to move): those are other positions (9.2.3).
+fn other_side_to_move(game: &Game, pos: &Chess, same_side: usize) -> Option<String> {
+    let others: Vec<String> = game
+        .positions()
+        .enumerate()
+        .filter(|(_, p)| p.board() == pos.board() && p.turn() != pos.turn())
+        .map(|(i, _)| when(game, i))
+        .collect();
+    (same_side < 3 && same_side + others.len() >= 3).then(|| {
+        let which = match others.as_slice() {
+            [one] => format!("the one {one} had"),
+            _ => format!("those {} had", others.join(" and ")),
+        };
+        format!(
+            "The pieces have stood like this {} times, but {which} {} to move, which is another position: the same player must have the move (9.2.3).",
+            same_side + others.len(),
+            capitalised(!pos.turn()),
+        )
+    })
 }
 
 /// What makes two positions the same, said once after the near misses.
