@@ -479,7 +479,7 @@ impl Arbiter {
                 // "Is this position even possible?" about one no game can reach: that is the
                 // answer, not a refusal of the input.
                 Err(AnswerError::Rules(e @ RulesError::IllegalPosition { .. }))
-                    if asks_whether_possible(question) =>
+                    if asks_whether_possible(&frame.lower) =>
                 {
                     return self
                         .unreadable_position_answer(question, &e)
@@ -791,10 +791,9 @@ fn tested_move_and_topic(
     (tested_move, topic)
 }
 
-/// Whether a question asks if its position could happen at all ("is this position legal?",
-/// "can this even arise?").
-fn asks_whether_possible(question: &str) -> bool {
-    let lower = question.to_lowercase();
+/// Whether a question (lower-cased) asks if its position could happen at all ("is this
+/// position legal?", "can this even arise?").
+fn asks_whether_possible(lower: &str) -> bool {
     [
         "legal",
         "possible",

@@ -656,7 +656,10 @@ impl Candidate<'_> {
                 pieces_on(board, attackers)
             )
         } else if checkers.any() && (attackers & checkers).any() {
-            let pinned = if checkers.into_iter().any(|sq| pinned_to_its_king(board, sq)) {
+            let pinned = if checkers
+                .into_iter()
+                .any(|sq| super::mate::is_pinned(board, sq))
+            {
                 "; a pinned piece gives check all the same (3.9.1)"
             } else {
                 ""
@@ -680,19 +683,4 @@ impl Candidate<'_> {
             &["3.9.2", "1.4.1"],
         )
     }
-}
-
-/// Whether the piece on `sq` shields its own king from an enemy line piece (it is pinned).
-fn pinned_to_its_king(board: &shakmaty::Board, sq: shakmaty::Square) -> bool {
-    let Some(piece) = board.piece_at(sq) else {
-        return false;
-    };
-    let Some(king) = board.king_of(piece.color) else {
-        return false;
-    };
-    let mut without = board.clone();
-    let _ = without.remove_piece_at(sq);
-    let before = board.attacks_to(king, piece.color.other(), board.occupied());
-    let after = without.attacks_to(king, piece.color.other(), without.occupied());
-    (after & !before).any()
 }

@@ -62,7 +62,7 @@ fn square_covered(board: &Board, sq: Square, by: Bitboard) -> (String, bool) {
 }
 
 /// Whether the piece on `sq` is pinned to its own king by an enemy rook, bishop or queen.
-fn is_pinned(board: &Board, sq: Square) -> bool {
+pub(crate) fn is_pinned(board: &Board, sq: Square) -> bool {
     let Some(piece) = board.piece_at(sq) else {
         return false;
     };

@@ -612,18 +612,16 @@ pub fn describe_legal_move(pos: &Chess, m: Move) -> String {
 /// left their squares; empty when nothing would.
 fn checker_after_en_passant(pos: &Chess, from: shakmaty::Square, to: shakmaty::Square) -> String {
     let us = pos.turn();
-    let mut after = pos.board().clone();
-    let captured = shakmaty::Square::from_coords(to.file(), from.rank());
-    let _ = after.remove_piece_at(from);
-    let _ = after.remove_piece_at(captured);
-    after.set_piece_at(to, us.pawn());
-    let Some(king) = after.king_of(us) else {
+    let mut after = pos.clone();
+    after.play_unchecked(Move::EnPassant { from, to });
+    let board = after.board();
+    let Some(king) = board.king_of(us) else {
         return String::new();
     };
-    let attackers = after.attacks_to(king, us.other(), after.occupied());
-    attackers
+    board
+        .attacks_to(king, us.other(), board.occupied())
         .first()
-        .and_then(|sq| after.piece_at(sq).map(|p| (sq, p.role)))
+        .and_then(|sq| board.piece_at(sq).map(|p| (sq, p.role)))
         .map_or_else(String::new, |(sq, role)| {
             format!(" from the {} on {sq}", super::describe::role_name(role))
         })

@@ -66,29 +66,29 @@ impl Resolved {
 /// the asker's side, so "he"/"she" and "his"/"her" are the child, not the opponent, and "the
 /// other boy" is the opponent. Other questions are left as they are.
 pub fn as_the_childs_side(lower: &str) -> std::borrow::Cow<'_, str> {
-    static CHILD: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\bmy (?:son|daughter|kid|child|boy|girl)\b").expect("valid regex")
-    });
+    const CHILD: &str = r"\bmy (?:son|daughter|kid|child|boy|girl)";
+    static MENTIONED: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(&format!(r"{CHILD}\b")).expect("valid regex"));
     static REWRITES: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
         [
-            (r"\bmy (?:son|daughter|kid|child|boy|girl) is\b", "i am"),
-            (r"\bmy (?:son|daughter|kid|child|boy|girl) was\b", "i was"),
-            (r"\bmy (?:son|daughter|kid|child|boy|girl)'s\b", "my"),
-            (r"\bmy (?:son|daughter|kid|child|boy|girl)\b", "i"),
+            (format!(r"{CHILD} is\b"), "i am"),
+            (format!(r"{CHILD} was\b"), "i was"),
+            (format!(r"{CHILD}'s\b"), "my"),
+            (format!(r"{CHILD}\b"), "i"),
             (
-                r"\bthe other (?:boy|girl|kid|child|player)\b",
+                r"\bthe other (?:boy|girl|kid|child|player)\b".to_string(),
                 "my opponent",
             ),
-            (r"\b(?:he|she)\b", "i"),
-            (r"\bhim\b", "me"),
-            (r"\bhers\b", "mine"),
-            (r"\b(?:his|her)\b", "my"),
+            (r"\b(?:he|she)\b".to_string(), "i"),
+            (r"\bhim\b".to_string(), "me"),
+            (r"\bhers\b".to_string(), "mine"),
+            (r"\b(?:his|her)\b".to_string(), "my"),
         ]
         .into_iter()
-        .map(|(re, to)| (Regex::new(re).expect("valid regex"), to))
+        .map(|(re, to)| (Regex::new(&re).expect("valid regex"), to))
         .collect()
     });
-    if !CHILD.is_match(lower) {
+    if !MENTIONED.is_match(lower) {
         return std::borrow::Cow::Borrowed(lower);
     }
     let mut text = lower.to_string();

@@ -78,21 +78,18 @@ pub fn promotion_in_words(lower: &str, pos: &Chess) -> Option<String> {
         .collect();
     // A push and a capture, or two pawns: the square the question names picks one; a square
     // named that no promotion reaches is another move ("promote on e8", blocked).
-    let last_rank_named = ["1", "8"]
+    let named: Vec<_> = promotions
         .iter()
-        .any(|r| ('a'..='h').any(|f| lower.contains(&format!("{f}{r}"))));
-    let only = match promotions.as_slice() {
-        [only] if !last_rank_named || lower.contains(&only.to().to_string()) => *only,
-        several => {
-            let named: Vec<_> = several
-                .iter()
-                .filter(|m| lower.contains(&m.to().to_string()))
-                .collect();
-            match named.as_slice() {
-                [only] => *only,
-                _ => return None,
-            }
-        }
+        .filter(|m| lower.contains(&m.to().to_string()))
+        .collect();
+    let last_rank_named = lower
+        .as_bytes()
+        .windows(2)
+        .any(|w| (b'a'..=b'h').contains(&w[0]) && matches!(w[1], b'1' | b'8'));
+    let only = match (promotions.as_slice(), named.as_slice()) {
+        (_, [only]) => **only,
+        ([only], []) if !last_rank_named => *only,
+        _ => return None,
     };
     Some(shakmaty::san::San::from_move(pos, *only).to_string())
 }

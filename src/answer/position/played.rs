@@ -313,8 +313,8 @@ fn named_from_the_history(question: &str, game: &Game, played: &mut Played) {
             });
         }
     }
-    // A question that quotes the game itself ("After 1. e4 e5 2. Nf3 …") names many moves of
-    // the history: they say where the game stands, not which move is asked about.
+    // A stretch of the game quoted from a later move ("after 12. Nf3 Nc6 13. Bb5 …") names many
+    // moves of the history too, and like a game quoted from move 1 asks about none of them.
     if named.len() <= 2 {
         played.moves.extend(named);
     }
@@ -325,24 +325,18 @@ fn named_from_the_history(question: &str, game: &Game, played: &mut Played) {
 /// kind already stands on its square: the position given is the one after it, so it is history,
 /// not a move to test.
 pub fn already_on_the_board(game: &Game, text: &str) -> bool {
-    static PIECE_MOVE: OnceLock<Regex> = OnceLock::new();
-    let re = PIECE_MOVE.get_or_init(|| {
-        Regex::new(r"^([KQRBN])[a-h]?[1-8]?x?([a-h][1-8])[+#]?$").expect("valid regex")
-    });
-    let Some(c) = re.captures(text.trim()) else {
+    let Ok(shakmaty::san::SanPlus {
+        san: shakmaty::san::San::Normal { role, to, .. },
+        ..
+    }) = text.trim().parse::<shakmaty::san::SanPlus>()
+    else {
         return false;
     };
     let pos = game.current();
-    let (Some(role), Ok(square)) = (
-        c[1].chars().next().and_then(shakmaty::Role::from_char),
-        c[2].parse::<shakmaty::Square>(),
-    ) else {
-        return false;
-    };
-    let there = pos.board().piece_at(square);
     game.plies.is_empty()
+        && role != shakmaty::Role::Pawn
         && resolve_move(pos, text, game.mode).is_err()
-        && there
+        && pos.board().piece_at(to)
             == Some(shakmaty::Piece {
                 color: pos.turn().other(),
                 role,
