@@ -593,7 +593,9 @@ fn for_the_player(lower: &str) -> Option<(String, SpokenFor)> {
         LazyLock::new(|| Regex::new(r"\b(he|his|him|he's)\b").expect("valid regex"));
     static SHE: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"\b(she|her|she's)\b").expect("valid regex"));
-    let player = PLAYER.iter().find(|p| lower.contains(*p))?;
+    let Some(player) = PLAYER.iter().find(|p| lower.contains(*p)) else {
+        return told_of_a_player(lower);
+    };
     let mut text = lower
         .replace(&format!("{player}'s"), "my")
         .replace(player, "i");
@@ -619,6 +621,35 @@ fn for_the_player(lower: &str) -> Option<(String, SpokenFor)> {
     Some((text, SpokenFor::of(player)))
 }
 
+/// A story told of somebody else, with no first person in it ("his flag fell; he had king
+/// and bishop, his opponent only a knight"): "he" is the player and "his opponent" the other,
+/// read as [`for_the_player`] reads a son's game and answered about "him".
+fn told_of_a_player(lower: &str) -> Option<(String, SpokenFor)> {
+    static FIRST_PERSON: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b(i|me|my|mine|i'm|i've|i'd|we|our|us)\b").expect("valid regex")
+    });
+    static PRONOUN: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\b(he|his|him|he's|she|her|she's)\b").expect("valid regex"));
+    if FIRST_PERSON.is_match(lower) {
+        return None;
+    }
+    let (other, spoken_for) = if lower.contains("his opponent") {
+        ("his opponent", SpokenFor::HE)
+    } else if lower.contains("her opponent") {
+        ("her opponent", SpokenFor::SHE)
+    } else {
+        return None;
+    };
+    let text = lower.replace(other, "the opponent");
+    let text = PRONOUN.replace_all(&text, |c: &regex::Captures| match &c[1] {
+        "he" | "she" => "i",
+        "he's" | "she's" => "i'm",
+        "him" => "me",
+        _ => "my",
+    });
+    Some((text.replace("the opponent", "my opponent"), spoken_for))
+}
+
 /// The player a parent or coach asks for: the answer names that player ("your son wins: his
 /// opponent's flag fell") where it would otherwise say "you".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -630,6 +661,16 @@ struct SpokenFor {
 }
 
 impl SpokenFor {
+    /// A player the question speaks of as "he".
+    const HE: SpokenFor = SpokenFor {
+        noun: "he",
+        pronoun: "his",
+    };
+    const SHE: SpokenFor = SpokenFor {
+        noun: "she",
+        pronoun: "her",
+    };
+
     fn of(player: &str) -> SpokenFor {
         let noun = match player {
             "my son" => "your son",
@@ -1499,6 +1540,29 @@ mod tests {
                 "I had K+R+P against K+R and my flag fell. The arbiter declared I lost. Who wins?"
             )
             .is_some()
+        );
+    }
+
+    #[test]
+    fn a_story_told_of_somebody_else_is_read_for_him_or_her() {
+        let told = |q: &str| read(q).expect("read").paragraph();
+        let his = told(
+            "His flag fell. He only had king, bishop and pawn, his opponent only a knight. What is the result?",
+        );
+        assert!(
+            his.starts_with("His opponent wins: his flag fell, and his opponent's king and knight could still checkmate"),
+            "{his}"
+        );
+        assert!(his.contains("so he has lost on time"), "{his}");
+        assert!(
+            told("She ran out of time. Her opponent only had a bare king. Draw?")
+                .starts_with("It is a draw: her flag fell, but her opponent's bare king")
+        );
+        // A story with the asker in it keeps "he" for the asker's opponent.
+        assert_verdict(
+            "His flag fell. I only had king and knight, his opponent... I mean he had a rook.",
+            Party::Opponent,
+            "You win",
         );
     }
 
