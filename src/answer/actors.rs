@@ -270,6 +270,8 @@ pub const ASKER_HOLDS: &[&str] = &[
     "i flagged with ",
     "i lost on time with ",
     "my flag fell with ",
+    "i resigned with ",
+    "i resigned when i had ",
 ];
 pub const OPPONENT_HOLDS: &[&str] = &[
     "he has ",
@@ -317,6 +319,13 @@ pub const OPPONENT_HOLDS: &[&str] = &[
     "opponent flagged with ",
     "his flag fell with ",
     "her flag fell with ",
+    "he resigned with ",
+    "she resigned with ",
+    "opponent resigned with ",
+    "he resigned when he had ",
+    "she resigned when she had ",
+    "opponent resigned when he had ",
+    "opponent resigned when she had ",
 ];
 
 /// Material said to belong to the asker or the opponent ("I have king and bishop", "vs his

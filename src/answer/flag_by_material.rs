@@ -124,6 +124,16 @@ impl Party {
         format!("{} {}", self.name(), self.has())
     }
 
+    /// "you lose" / "White loses".
+    fn loses(self) -> String {
+        let verb = if self == Party::Asker {
+            "lose"
+        } else {
+            "loses"
+        };
+        format!("{} {verb}", self.name())
+    }
+
     /// "wins" / "win" after the name.
     fn wins(self) -> String {
         let verb = if self == Party::Asker { "win" } else { "wins" };
@@ -131,9 +141,31 @@ impl Party {
     }
 }
 
-/// A flag fall the question describes with the armies on the board.
+/// How the game the question tells of ended; both are judged by one test since 2023: the
+/// player who ran out of time or resigned loses only if the opponent could still mate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// A flag fell (6.9).
+    Flag,
+    /// A player resigned (5.1.2).
+    Resignation,
+}
+
+impl Ending {
+    /// The article that decides the result.
+    pub fn article(self) -> &'static str {
+        match self {
+            Ending::Flag => "6.9",
+            Ending::Resignation => "5.1.2",
+        }
+    }
+}
+
+/// A flag fall, or a resignation, the question describes with the armies on the board.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FlagByMaterial {
+    ending: Ending,
+    /// The player whose flag fell, or who resigned.
     flagged: Party,
     /// The army of the player whose flag did not fall (the one who might win).
     mater: Army,
@@ -224,14 +256,18 @@ impl FlagByMaterial {
         if lower.contains("both flags") || lower.contains("both players ran out") {
             return None;
         }
-        if questions_the_arbiters_call(lower) {
+        if questions_the_arbiters_call(lower) || quickplay_claim_made(lower) {
             return None;
         }
-        if !FLAG_VERBS.iter().any(|v| lower.contains(v))
-            && !WIN_ON_TIME.iter().any(|v| lower.contains(v))
+        let ending = if FLAG_VERBS.iter().any(|v| lower.contains(v))
+            || WIN_ON_TIME.iter().any(|v| lower.contains(v))
         {
+            Ending::Flag
+        } else if RESIGN_VERBS.iter().any(|v| lower.contains(v)) {
+            Ending::Resignation
+        } else {
             return None;
-        }
+        };
         // Rewritten only for a question that names a flag: they keep every flag word.
         let first_person = for_the_player(lower);
         let spoken_for = first_person.as_ref().map(|(_, player)| *player);
@@ -261,10 +297,13 @@ impl FlagByMaterial {
         // names another flag than the one that fell: the flag whose opponent's army is
         // described is the one asked about.
         let stated = without_supposed_last_flag(lower);
-        let flagged = [stated, last_flag_sentence(stated)]
-            .into_iter()
-            .map(flagged_party)
-            .find(|p| p.is_some_and(|p| army_of(p.other()).is_some()))??;
+        let flagged = match ending {
+            Ending::Flag => [stated, last_flag_sentence(stated)]
+                .into_iter()
+                .map(flagged_party)
+                .find(|p| p.is_some_and(|p| army_of(p.other()).is_some()))??,
+            Ending::Resignation => resigned_party(lower)?,
+        };
         // "I (black) timed out with…, the opponent (white) has…": the asker's own terms.
         // (An army said to be both players', "KN v KN", is everyone's: it names no terms.)
         let relative = armies.iter().any(|(at, o, _)| {
@@ -285,6 +324,7 @@ impl FlagByMaterial {
         let mater = after_captures(flagged.other())?;
         let settings = &frame.settings;
         Some(FlagByMaterial {
+            ending,
             flagged,
             mater,
             flagged_army: after_captures(flagged),
@@ -294,6 +334,10 @@ impl FlagByMaterial {
             numbered,
             spoken_for,
         })
+    }
+
+    pub fn ending(&self) -> Ending {
+        self.ending
     }
 
     /// The answer: the result first, then why, then what the position can change.
@@ -348,6 +392,46 @@ impl FlagByMaterial {
     }
 
     fn paragraph_lettered(&self) -> String {
+        let mut text = match self.ending {
+            Ending::Flag => self.flag_verdict(),
+            Ending::Resignation => self.resignation_verdict(),
+        };
+        if let Some(player) = self.spoken_for {
+            text = player.retell(&text);
+        }
+        text.push_str(" The arbiter judges the actual position: give it as FEN or PGN and I will check whether a mate is still possible.");
+        text
+    }
+
+    /// The verdict on a resignation (5.1.2): it loses only if the opponent could still mate.
+    fn resignation_verdict(&self) -> String {
+        let mater = self.flagged.other();
+        let resigned = format!("{} resigned", self.flagged.name());
+        let with = format!("{} {}", mater.possessive(), army_words(&self.mater));
+        let (chance, by_colours) = self.chance();
+        match chance {
+            Some(MateChance::Impossible) if by_colours => format!(
+                "It is a draw: with every bishop on squares of one colour neither side can ever checkmate, so the position was dead and the game already drawn (5.2.2) before {resigned}."
+            ),
+            Some(MateChance::Impossible) => format!(
+                "It is a draw: {resigned}, but {with} cannot checkmate by any series of legal moves, and since 2023 a resignation then gives a draw, not a loss (5.1.2). {} Sources that say every resignation loses describe the rules before 2023.",
+                impossible_why(&self.mater)
+            ),
+            Some(MateChance::DependsOnBishopColours) => format!(
+                "It depends on the bishops: {resigned}, and if all the bishops run on squares of one colour no mate is possible, so it is a draw; if the two sides' bishops stand on squares of opposite colours, a mate exists with the defending bishop hemming its own king in, so {} (5.1.2).",
+                self.wins_lower(mater)
+            ),
+            Some(MateChance::Possible) => format!(
+                "{}: {resigned}, and {with} could still checkmate by some series of legal moves, so the resignation stands: {} (5.1.2). Who stood better on the board does not matter: a resignation is only a draw when no mate is possible at all.",
+                mater.wins(),
+                self.flagged.loses(),
+            ),
+            None => self.unknown_defender(&resigned, &with),
+        }
+    }
+
+    /// The verdict on a flag fall (6.9).
+    fn flag_verdict(&self) -> String {
         let mater = self.flagged.other();
         let fell = format!("{} flag fell", self.flagged.possessive());
         let with = format!("{} {}", mater.possessive(), army_words(&self.mater));
@@ -377,10 +461,6 @@ impl FlagByMaterial {
         } else if self.quick {
             text.push_str(" The same rule holds in rapid and blitz (A.5.3).");
         }
-        if let Some(player) = self.spoken_for {
-            text = player.retell(&text);
-        }
-        text.push_str(" The arbiter judges the actual position: give it as FEN or PGN and I will check whether a mate is still possible.");
         text
     }
 
@@ -394,8 +474,9 @@ impl FlagByMaterial {
         };
         let (who, has) = (self.flagged.name(), self.flagged.has());
         format!(
-            "It depends on what {who} still {has}: {fell}, and against a bare king {with} cannot mate, so it is a draw; but if {who} {has} {helpers}, a mate exists with that man hemming in its own king, so {} (6.9).",
-            self.wins_lower(mater)
+            "It depends on what {who} still {has}: {fell}, and against a bare king {with} cannot mate, so it is a draw; but if {who} {has} {helpers}, a mate exists with that man hemming in its own king, so {} ({}).",
+            self.wins_lower(mater),
+            self.ending.article()
         )
     }
 
@@ -702,6 +783,8 @@ impl SpokenFor {
             ("You win", format!("{} wins", capitalise_first(noun))),
             ("you win", format!("{noun} wins")),
             ("you have lost", format!("{noun} has lost")),
+            ("you lose", format!("{noun} loses")),
+            ("you resigned", format!("{noun} resigned")),
             ("you still have", format!("{noun} still has")),
             ("if you have", format!("if {noun} has")),
         ];
@@ -873,6 +956,47 @@ fn questions_the_arbiters_call(lower: &str) -> bool {
     ];
     (lower.contains("arbiter") || lower.contains(" td "))
         && DOUBTING.iter().any(|d| lower.contains(d))
+}
+
+/// A draw claimed under Guidelines III before the flag fell ("I claimed he could not win by
+/// normal means, the arbiter watched, then my flag fell"): the arbiter then rules on the claim
+/// (III.5.2), not on the material alone, so the story is left to the rulings.
+fn quickplay_claim_made(lower: &str) -> bool {
+    const GROUNDS: &[&str] = &[
+        "iii.4",
+        "iii.5",
+        "iii.6",
+        "normal means",
+        "not trying",
+        "no effort",
+        "making no attempt",
+        "shuffling",
+        "quickplay",
+        "quick play",
+        "losing chances",
+        "10.2",
+        "postpone",
+        "decide later",
+        "arbiter waited",
+        "arbiter watched",
+    ];
+    lower.contains("claim") && GROUNDS.iter().any(|g| lower.contains(g))
+}
+
+/// Words for giving up the game.
+const RESIGN_VERBS: &[&str] = &["resign", "gave up", "give up", "gives up", "conceded"];
+
+/// Who resigned: the subject of the resigning verb ("resignation" is no verb), when it names a
+/// player.
+fn resigned_party(lower: &str) -> Option<Party> {
+    const RESIGNING: &[&str] = &[
+        "resigned", "resigns", "resign ", "resign?", "resign.", "resign,", "gave up", "give up",
+        "gives up", "conceded",
+    ];
+    if lower.contains("you resign") {
+        return Some(Party::Asker);
+    }
+    Party::of_actor(subject(lower, RESIGNING)?)
 }
 
 /// Winning on time named without a flag ("my opponent has 3 seconds, can I win on time?"):
@@ -1540,6 +1664,48 @@ mod tests {
                 "I had K+R+P against K+R and my flag fell. The arbiter declared I lost. Who wins?"
             )
             .is_some()
+        );
+    }
+
+    #[test]
+    fn a_resignation_is_judged_by_the_material_as_a_flag_is() {
+        let told = |q: &str| read(q).expect("read").paragraph();
+        let stands = told(
+            "My opponent resigned when he had king and queen against my king and rook. Is the resignation valid, he clearly was winning?",
+        );
+        assert!(
+            stands.starts_with(
+                "You win: your opponent resigned, and your king and rook could still checkmate"
+            ),
+            "{stands}"
+        );
+        assert!(stands.contains("(5.1.2)"), "{stands}");
+        let drawn = told("I resigned with a queen against his lone knight. Is it a loss?");
+        assert!(
+            drawn.starts_with(
+                "It is a draw: you resigned, but your opponent's king and knight cannot checkmate"
+            ),
+            "{drawn}"
+        );
+        let son = told(
+            "My son resigned with king and knight against king and rook. Is that a loss for him?",
+        );
+        assert!(
+            son.starts_with("His opponent wins: your son resigned"),
+            "{son}"
+        );
+        // "Resignation" names nobody who resigned.
+        assert!(
+            read("Is a resignation valid when he had king and queen against my king and rook?")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_quickplay_claim_before_the_flag_is_left_to_the_rulings() {
+        assert!(read("Standard game, no increment. With under two minutes left I had rook and bishop against his rook and claimed a draw under III.5 because he was just shuffling. The arbiter waited, then my flag fell and he gave a draw. Who is right?").is_none());
+        assert!(
+            read("I had rook and bishop against his rook and my flag fell. Who wins?").is_some()
         );
     }
 

@@ -780,11 +780,13 @@ impl Arbiter {
         };
         // A dead-position ruling asks the same thing of the same material: whether a mate is
         // possible.
+        // A resignation verdict speaks for the resignation rule too.
+        let verdict_article = by_material.as_ref().map(|v| v.ending().article());
         let about_mating_chances = |m: &PartMatch| {
+            let deciding = self.book.passages[m.passage].deciding_article();
             is_flag_rule(m)
-                || self.book.passages[m.passage]
-                    .deciding_article()
-                    .is_some_and(|a| DEAD_POSITION_RULE.contains(&a))
+                || deciding.is_some_and(|a| DEAD_POSITION_RULE.contains(&a))
+                || (deciding.is_some() && deciding == verdict_article)
         };
         let is_ruling = |m: &PartMatch| self.book.passages[m.passage].ruling.is_some();
         let sure = |m: &PartMatch| m.confidence >= VERDICT_YIELDS_TO;
@@ -820,7 +822,9 @@ impl Arbiter {
         let flag_fell = frame.acts.contains(&Act::Flagged);
         let ordered = self.ordered_articles(
             &chosen,
-            by_material.as_ref().map(|_| verdict_leads),
+            by_material
+                .as_ref()
+                .map(|v| (v.ending().article(), verdict_leads)),
             flag_fell,
         );
         let citations = self.citations(&ordered, &first_reading, &whole_hits);
@@ -907,7 +911,7 @@ impl Arbiter {
     fn ordered_articles(
         &self,
         chosen: &[PartMatch],
-        verdict_leads: Option<bool>,
+        verdict: Option<(&'static str, bool)>,
         flag_fell: bool,
     ) -> Vec<&str> {
         let passage = |m: &PartMatch| &self.book.passages[m.passage];
@@ -928,11 +932,12 @@ impl Arbiter {
                     .is_some_and(|r| r.articles.iter().any(|a| a == FLAG_RULE[0]))
         };
         // Without a verdict on the material, the flag rule leads when it decides the ruling.
-        let flag_rule_leads = verdict_leads.or_else(|| {
-            (flag_fell && chosen.first().is_some_and(decided_by_the_flag)).then_some(true)
+        let rule_leads = verdict.or_else(|| {
+            (flag_fell && chosen.first().is_some_and(decided_by_the_flag))
+                .then_some((FLAG_RULE[0], true))
         });
-        if let Some(leads) = flag_rule_leads {
-            ordered.insert(if leads { 0 } else { ordered.len() }, FLAG_RULE[0]);
+        if let Some((article, leads)) = rule_leads {
+            ordered.insert(if leads { 0 } else { ordered.len() }, article);
         }
         // When the question is ambiguous, the asker finds the other rule one click away.
         ordered.extend(
