@@ -237,10 +237,13 @@ impl FlagByMaterial {
     /// under other rules (US Chess, online servers) or about both flags are left to the
     /// rulings.
     pub fn read(frame: &Frame) -> Option<FlagByMaterial> {
+        // "FIDE rated rapid … a guy says under USCF it would be a draw": the game named FIDE
+        // is judged by the Laws, whatever other rules it is compared with.
         if frame
             .settings
             .iter()
             .any(|s| matches!(s, Setting::UsChess | Setting::Online))
+            && !frame.lower.contains("fide")
         {
             return None;
         }
@@ -1699,6 +1702,16 @@ mod tests {
             read("Is a resignation valid when he had king and queen against my king and rook?")
                 .is_none()
         );
+    }
+
+    #[test]
+    fn a_game_named_fide_is_judged_by_the_laws_whatever_it_is_compared_with() {
+        assert_verdict(
+            "FIDE rated rapid. I had king + a-pawn, my opponent had king + knight. My flag fell and the arbiter gave him the win. A guy at my club says under USCF it would be a draw. Was the arbiter wrong?",
+            Party::Asker,
+            "Your opponent wins",
+        );
+        assert!(read("Under USCF rules, I had king + pawn, my opponent had king + knight, and my flag fell. Draw?").is_none());
     }
 
     #[test]
