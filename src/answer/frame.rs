@@ -866,6 +866,15 @@ const KIND_CUES: &[KindCue] = &[
             "what is the correct",
             "what's right?",
             "what is right?",
+            // "What is the decision this time?" asks for a ruling, not what a decision is.
+            "what is the decision",
+            "what's the decision",
+            "what is the arbiter's decision",
+            "what's the arbiter's decision",
+            "what is the verdict",
+            "what's the verdict",
+            "what is the outcome",
+            "what's the outcome",
         ],
         opening: &[
             "what happens",
@@ -1851,6 +1860,12 @@ mod tests {
         assert_eq!(k("What happens if my flag falls?"), QuestionKind::Ruling);
         assert_eq!(k("How do I claim a draw?"), QuestionKind::HowTo);
         assert_eq!(k("What is en passant?"), QuestionKind::Definition);
+        assert_eq!(
+            k(
+                "White castles through check and presses the clock, Black claims. What is the decision this time?"
+            ),
+            QuestionKind::Ruling
+        );
         assert_eq!(
             k("Which draws does the arbiter declare without a claim?"),
             QuestionKind::Open
