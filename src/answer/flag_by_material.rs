@@ -420,10 +420,7 @@ impl FlagByMaterial {
                 "It is a draw: {resigned}, but {with} cannot checkmate by any series of legal moves, and since 2023 a resignation then gives a draw, not a loss (5.1.2). {} Sources that say every resignation loses describe the rules before 2023.",
                 impossible_why(&self.mater)
             ),
-            Some(MateChance::DependsOnBishopColours) => format!(
-                "It depends on the bishops: {resigned}, and if all the bishops run on squares of one colour no mate is possible, so it is a draw; if the two sides' bishops stand on squares of opposite colours, a mate exists with the defending bishop hemming its own king in, so {} (5.1.2).",
-                self.wins_lower(mater)
-            ),
+            Some(MateChance::DependsOnBishopColours) => self.bishops_decide(&resigned),
             Some(MateChance::Possible) => format!(
                 "{}: {resigned}, and {with} could still checkmate by some series of legal moves, so the resignation stands: {} (5.1.2). Who stood better on the board does not matter: a resignation is only a draw when no mate is possible at all.",
                 mater.wins(),
@@ -447,10 +444,7 @@ impl FlagByMaterial {
                 "It is a draw: {fell}, but {with} cannot checkmate by any series of legal moves, and only a player who could mate wins on time (6.9). {}",
                 impossible_why(&self.mater)
             ),
-            Some(MateChance::DependsOnBishopColours) => format!(
-                "It depends on the bishops: {fell}, and if all the bishops run on squares of one colour no mate is possible, so it is a draw; if the two sides' bishops stand on squares of opposite colours, a mate exists with the defending bishop hemming its own king in, so {} (6.9).",
-                self.wins_lower(mater)
-            ),
+            Some(MateChance::DependsOnBishopColours) => self.bishops_decide(&fell),
             Some(MateChance::Possible) => format!(
                 "{}: {fell}, and {with} could still checkmate by some series of legal moves, however unlikely (a helpmate is enough), which is all that 6.9 asks, so {} lost on time. {}",
                 mater.wins(),
@@ -465,6 +459,16 @@ impl FlagByMaterial {
             text.push_str(" The same rule holds in rapid and blitz (A.5.3).");
         }
         text
+    }
+
+    /// The verdict when only the colours of the bishops' squares decide whether a mate exists;
+    /// `ended`: how the game ended ("your flag fell", "you resigned").
+    fn bishops_decide(&self, ended: &str) -> String {
+        format!(
+            "It depends on the bishops: {ended}, and if all the bishops run on squares of one colour no mate is possible, so it is a draw; if the two sides' bishops stand on squares of opposite colours, a mate exists with the defending bishop hemming its own king in, so {} ({}).",
+            self.wins_lower(self.flagged.other()),
+            self.ending.article()
+        )
     }
 
     /// The player who might mate has a lone minor piece, the other army unknown.
