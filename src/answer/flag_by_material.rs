@@ -149,6 +149,8 @@ pub enum Ending {
     Flag,
     /// A player resigned (5.1.2).
     Resignation,
+    /// A player completed a second illegal move (7.5.5).
+    SecondIllegalMove,
 }
 
 impl Ending {
@@ -157,6 +159,7 @@ impl Ending {
         match self {
             Ending::Flag => "6.9",
             Ending::Resignation => "5.1.2",
+            Ending::SecondIllegalMove => "7.5.5",
         }
     }
 }
@@ -268,6 +271,8 @@ impl FlagByMaterial {
             Ending::Flag
         } else if RESIGN_VERBS.iter().any(|v| lower.contains(v)) {
             Ending::Resignation
+        } else if SECOND_ILLEGAL.iter().any(|v| lower.contains(v)) && !unfinished_move(lower) {
+            Ending::SecondIllegalMove
         } else {
             return None;
         };
@@ -306,6 +311,7 @@ impl FlagByMaterial {
                 .map(flagged_party)
                 .find(|p| p.is_some_and(|p| army_of(p.other()).is_some()))??,
             Ending::Resignation => resigned_party(lower)?,
+            Ending::SecondIllegalMove => second_offender(lower)?,
         };
         // "I (black) timed out with…, the opponent (white) has…": the asker's own terms.
         // (An army said to be both players', "KN v KN", is everyone's: it names no terms.)
@@ -398,6 +404,7 @@ impl FlagByMaterial {
         let mut text = match self.ending {
             Ending::Flag => self.flag_verdict(),
             Ending::Resignation => self.resignation_verdict(),
+            Ending::SecondIllegalMove => self.second_illegal_move_verdict(),
         };
         if let Some(player) = self.spoken_for {
             text = player.retell(&text);
@@ -428,6 +435,35 @@ impl FlagByMaterial {
             ),
             None => self.unknown_defender(&resigned, &with),
         }
+    }
+
+    /// The verdict on a second completed illegal move (7.5.5): it loses only if the opponent
+    /// could still mate.
+    fn second_illegal_move_verdict(&self) -> String {
+        let mater = self.flagged.other();
+        let offended = format!("{} completed a second illegal move", self.flagged.name());
+        let with = format!("{} {}", mater.possessive(), army_words(&self.mater));
+        let (chance, by_colours) = self.chance();
+        let mut text = match chance {
+            Some(MateChance::Impossible) if by_colours => format!(
+                "It is a draw: with every bishop on squares of one colour neither side can ever checkmate, so the position was dead and the game already drawn (5.2.2) before {} completed a second illegal move.",
+                self.flagged.name()
+            ),
+            Some(MateChance::Impossible) => format!(
+                "It is a draw: {offended}, which normally loses, but {with} cannot checkmate by any series of legal moves, and then the game is drawn instead (7.5.5). {}",
+                impossible_why(&self.mater)
+            ),
+            Some(MateChance::DependsOnBishopColours) => self.bishops_decide(&offended),
+            Some(MateChance::Possible) => format!(
+                "{}: {offended}, which loses the game, and {with} could still checkmate by some series of legal moves, so the exception for a position without mate does not apply (7.5.5).",
+                mater.wins(),
+            ),
+            None => self.unknown_defender(&offended, &with),
+        };
+        if self.quick {
+            text.push_str(" In rapid and blitz the second illegal move loses too (A.3); without full supervision it must be claimed, or seen by the arbiter, before the opponent makes his or her next move (A.5.2).");
+        }
+        text
     }
 
     /// The verdict on a flag fall (6.9).
@@ -792,6 +828,7 @@ impl SpokenFor {
             ("you have lost", format!("{noun} has lost")),
             ("you lose", format!("{noun} loses")),
             ("you resigned", format!("{noun} resigned")),
+            ("you completed", format!("{noun} completed")),
             ("you still have", format!("{noun} still has")),
             ("if you have", format!("if {noun} has")),
         ];
@@ -990,6 +1027,53 @@ fn quickplay_claim_made(lower: &str) -> bool {
     lower.contains("claim") && GROUNDS.iter().any(|g| lower.contains(g))
 }
 
+/// Words that say a player made an illegal move for the second time.
+const SECOND_ILLEGAL: &[&str] = &[
+    "second illegal",
+    "2nd illegal",
+    "another illegal",
+    "illegal move again",
+    "again plays an illegal",
+    "again played an illegal",
+    "again makes an illegal",
+    "again made an illegal",
+    "two illegal moves",
+    "2 illegal moves",
+];
+
+/// Who made the second illegal move: the subject where the story first says so ("he made his
+/// 2nd illegal move. I claimed expecting the win (2nd illegal move = loss right?)" is his).
+fn second_offender(lower: &str) -> Option<Party> {
+    let at = SECOND_ILLEGAL.iter().filter_map(|v| lower.find(v)).min()?;
+    let end = lower[at..]
+        .find(['.', '?', '!', ';', '\n'])
+        .map_or(lower.len(), |i| at + i + 1);
+    let start = lower[..at]
+        .rfind(['.', '?', '!', ';', '\n', '('])
+        .map_or(0, |i| i + 1);
+    Party::of_actor(subject(&lower[start..end], SECOND_ILLEGAL)?)
+}
+
+/// The move said not to have been completed ("…but I had not pressed the clock"): whether it
+/// counts at all is the question, which the rulings answer (7.5.1).
+fn unfinished_move(lower: &str) -> bool {
+    const UNFINISHED: &[&str] = &[
+        "not pressed",
+        "hadn't pressed",
+        "had not pressed",
+        "didn't press",
+        "did not press",
+        "before press",
+        "before he press",
+        "before she press",
+        "before i press",
+        "without pressing",
+        "not completed",
+        "wasn't completed",
+    ];
+    UNFINISHED.iter().any(|u| lower.contains(u))
+}
+
 /// Words for giving up the game.
 const RESIGN_VERBS: &[&str] = &["resign", "gave up", "give up", "gives up", "conceded"];
 
@@ -1154,6 +1238,10 @@ fn armies(lower: &str) -> Vec<(usize, Party, Army)> {
                 }
                 // "We both had kings and bishops": a king and a bishop each.
                 let text = &lower[i + anchor.len()..];
+                // "my opponent's king and queen" is no army of mine.
+                if owner == Some(Party::Asker) && text.starts_with("opponent") {
+                    continue;
+                }
                 let said = if owner.is_none() {
                     army_each(text)
                 } else {
@@ -1716,6 +1804,28 @@ mod tests {
             "Your opponent wins",
         );
         assert!(read("Under USCF rules, I had king + pawn, my opponent had king + knight, and my flag fell. Draw?").is_none());
+    }
+
+    #[test]
+    fn a_second_illegal_move_is_judged_by_the_material_as_a_flag_is() {
+        let told = |q: &str| read(q).expect("read").paragraph();
+        let blitz = told(
+            "Blitz 3+2, not one arbiter per game. Earlier Black made an illegal move and White got 1 minute. Now Black again plays an illegal move and presses the clock. Black has king, rook and pawn, White has king and bishop. What's the decision?",
+        );
+        assert!(
+            blitz.starts_with("White wins: Black completed a second illegal move, which loses the game, and White's king and bishop could still checkmate"),
+            "{blitz}"
+        );
+        assert!(blitz.contains("(A.5.2)"), "{blitz}");
+        let bare = told(
+            "My opponent made his second illegal move, but I only have a king left. Do I win?",
+        );
+        assert!(
+            bare.starts_with("It is a draw: your opponent completed a second illegal move"),
+            "{bare}"
+        );
+        // Whether an unpressed move counts is for the rulings.
+        assert!(read("My opponent says my move was my second illegal move, but I had not pressed the clock. I have a rook, he has a queen. Have I lost?").is_none());
     }
 
     #[test]
