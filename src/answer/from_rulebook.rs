@@ -12,11 +12,11 @@ use crate::rulebook::{PageKind, Passage, RulingMeta, Setting, article_matches};
 use crate::search::{Hit, MatchedBy, SearchMode};
 
 use super::actors::FLAG_VERBS;
-use super::flag_by_material::FlagByMaterial;
 use super::frame::{Act, Frame, GAME_KIND_SETTINGS, QuestionKind};
 use super::judged_decision::JudgementAsked;
 use super::matcher::RankWeights;
 use super::polarity::{Permission, bare_yes_or_no, said_in_words};
+use super::result_by_material::ResultByMaterial;
 use super::{Answer, Arbiter, Basis};
 
 /// The weights of the match between a question and the rulebook. The defaults are what
@@ -772,7 +772,7 @@ impl Arbiter {
         // on the flag rule or the dead-position rule would only repeat it in general terms, or
         // for other material. The verdict leads unless the best match is a ruling that put the
         // question's weight on another rule (a law passage is only the search's best guess).
-        let by_material = FlagByMaterial::read(frame);
+        let by_material = ResultByMaterial::read(frame);
         let is_flag_rule = |m: &PartMatch| {
             self.book.passages[m.passage]
                 .deciding_article()
@@ -804,7 +804,7 @@ impl Arbiter {
         let mut paragraphs = self.paragraphs(&chosen, frame, &judging, false);
         if let Some(verdict) = &by_material {
             let at = if verdict_leads { 0 } else { paragraphs.len() };
-            paragraphs.insert(at, judged_flag_verdict(verdict, &judging));
+            paragraphs.insert(at, judged_material_verdict(verdict, &judging));
         }
         paragraphs.extend(self.time_control_note(&chosen, frame));
         // The articles the first reading names are cited before the search's other hits; the
@@ -993,7 +993,7 @@ fn decides_a_result_on_time(text: &str) -> bool {
 /// The verdict on a flag fall by the material, opened with the verdict on the decision the
 /// question reports, when it asks whether someone was right ("The arbiter gave my opponent
 /// the win. Was that correct?" → "The arbiter was right.").
-fn judged_flag_verdict(verdict: &FlagByMaterial, judging: &JudgementAsked) -> String {
+fn judged_material_verdict(verdict: &ResultByMaterial, judging: &JudgementAsked) -> String {
     let paragraph = verdict.paragraph();
     let judged = judging.judged.as_ref().and_then(|j| {
         let v = j.verdict_on_result(verdict.drawn()?)?;

@@ -7,11 +7,11 @@
 
 pub mod actors;
 pub mod claims;
-mod flag_by_material;
 pub mod frame;
 mod from_rulebook;
 mod judged_decision;
 mod move_orders;
+mod result_by_material;
 mod time_control;
 #[doc(hidden)]
 pub use from_rulebook::MatchTuning;

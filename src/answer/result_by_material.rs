@@ -1,8 +1,10 @@
-//! A flag that fell with the armies described in words ("White flag falls. White has K and R
-//! and black has K and N. Result?", "what if I only have king and bishop when his flag
-//! drops?"): the result decided by the mating chances of that material
-//! ([`crate::rules::material`]), worded for the people the question names. Without a position
-//! this is the verdict for the material; the asker is offered the check of the actual position.
+//! A game ended with the armies described in words, by a flag ("White flag falls. White has K
+//! and R and black has K and N. Result?", "what if I only have king and bishop when his flag
+//! drops?"), a resignation ("he resigned with king and queen against my king and rook") or a
+//! second illegal move: the result decided by the mating chances of that material
+//! ([`crate::rules::material`]), since each of the three loses only if the opponent could still
+//! mate (6.9, 5.1.2, 7.5.5), worded for the people the question names. Without a position this
+//! is the verdict for the material; the asker is offered the check of the actual position.
 
 use std::sync::LazyLock;
 
@@ -164,11 +166,13 @@ impl Ending {
     }
 }
 
-/// A flag fall, or a resignation, the question describes with the armies on the board.
+/// A flag fall, a resignation or a second illegal move the question describes with the armies
+/// on the board.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FlagByMaterial {
+pub struct ResultByMaterial {
     ending: Ending,
-    /// The player whose flag fell, or who resigned.
+    /// The player whose flag fell, who resigned, or who made the second illegal move: the one
+    /// who loses if the opponent could still mate.
     flagged: Party,
     /// The army of the player whose flag did not fall (the one who might win).
     mater: Army,
@@ -235,11 +239,11 @@ const BOTH_HOLD: &[&str] = &[
     "each player has ",
 ];
 
-impl FlagByMaterial {
+impl ResultByMaterial {
     /// Reads a question that says whose flag fell and what the other player had. Questions
     /// under other rules (US Chess, online servers) or about both flags are left to the
     /// rulings.
-    pub fn read(frame: &Frame) -> Option<FlagByMaterial> {
+    pub fn read(frame: &Frame) -> Option<ResultByMaterial> {
         // "FIDE rated rapid … a guy says under USCF it would be a draw": the game named FIDE
         // is judged by the Laws, whatever other rules it is compared with.
         if frame
@@ -332,7 +336,7 @@ impl FlagByMaterial {
             |p: Party| army_of(p).map(|army| without_last_captured(army, lower, p == Party::Asker));
         let mater = after_captures(flagged.other())?;
         let settings = &frame.settings;
-        Some(FlagByMaterial {
+        Some(ResultByMaterial {
             ending,
             flagged,
             mater,
@@ -1455,8 +1459,8 @@ mod tests {
     use super::*;
     use crate::answer::frame::spell_out_pieces;
 
-    fn read(q: &str) -> Option<FlagByMaterial> {
-        FlagByMaterial::read(&Frame::read(&spell_out_pieces(q)))
+    fn read(q: &str) -> Option<ResultByMaterial> {
+        ResultByMaterial::read(&Frame::read(&spell_out_pieces(q)))
     }
 
     #[test]
