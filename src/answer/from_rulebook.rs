@@ -990,7 +990,7 @@ fn decides_a_result_on_time(text: &str) -> bool {
     RE.is_match(text)
 }
 
-/// The verdict on a flag fall by the material, opened with the verdict on the decision the
+/// The verdict by the material (a flag, a resignation, a second illegal move), opened with the verdict on the decision the
 /// question reports, when it asks whether someone was right ("The arbiter gave my opponent
 /// the win. Was that correct?" → "The arbiter was right.").
 fn judged_material_verdict(verdict: &ResultByMaterial, judging: &JudgementAsked) -> String {
