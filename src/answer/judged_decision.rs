@@ -143,8 +143,17 @@ impl JudgedDecision {
     /// decision the story reports is a draw, and wrong when it is a win or a loss; a decisive
     /// result the other way round.
     pub fn verdict_on_result(&self, drawn: bool) -> Option<Judgement> {
-        const DRAW: &[&str] = &["draw", "drawn", "half a point", "split the point"];
-        const DECISIVE: &[&str] = &["win", "won", "lose", "lost", "loss", "forfeit", "victory"];
+        const DRAW: &[&str] = &[
+            "draw",
+            "drawn",
+            "half a point",
+            "split the point",
+            "1/2-1/2",
+            "½-½",
+        ];
+        const DECISIVE: &[&str] = &[
+            "win", "won", "lose", "lost", "loss", "forfeit", "victory", "0-1", "1-0",
+        ];
         let said = |words: &[&str]| words.iter().any(|w| says(&self.reported, w));
         let (right, wrong) = if drawn {
             (DRAW, DECISIVE)
@@ -353,6 +362,12 @@ mod tests {
         assert_eq!(asked.verdict_on_result(true), Some(Judgement::Right));
         let asked = JudgedDecision::read(" the td declared a draw. was the td right? ").unwrap();
         assert_eq!(asked.verdict_on_result(true), Some(Judgement::Right));
+        // A result written as a score.
+        let asked = JudgedDecision::read(
+            " the td said it was his 2nd illegal move and gave it 0-1. was the td right? ",
+        )
+        .unwrap();
+        assert_eq!(asked.verdict_on_result(true), Some(Judgement::Wrong));
     }
 
     #[test]
