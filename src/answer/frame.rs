@@ -989,9 +989,14 @@ pub fn sub_questions(question: &str) -> Vec<String> {
             .last()
             .is_some_and(|last| last.split_whitespace().count() <= VAGUE_WORDS)
             && opens_with_any(opening, EXAMPLE_OPENINGS);
+        // "…while I'm on move? And what about when it's my opponent's move?": a short "what
+        // about" asks the question before it again of another case, and says little alone.
+        let varies_the_last =
+            content_words <= VARIANT_WORDS && opens_with_any(opening, VARIANT_OPENINGS);
         let continues = opens_with_any(opening, CONTINUATION_OPENINGS)
             || is_alternative_of_the_last(opening)
-            || exemplifies_the_last;
+            || exemplifies_the_last
+            || varies_the_last;
         match parts.last_mut() {
             Some(last) if content_words < 3 || continues => {
                 last.push(' ');
@@ -1061,6 +1066,12 @@ const CONTINUATION_OPENINGS: &[&str] = &[
     "knowing that",
     "i mean",
 ];
+
+/// Openings of a question that asks the one before it again of another case.
+const VARIANT_OPENINGS: &[&str] = &["and what about", "what about", "how about", "and how about"];
+
+/// How many content words a "what about" question may have and still lean on the one before.
+const VARIANT_WORDS: usize = 7;
 
 /// Whether `sentence` opens with one of `openings`, whatever its letters' case.
 fn opens_with_any(sentence: &str, openings: &[&str]) -> bool {
@@ -2105,6 +2116,7 @@ mod tests {
             "About 8 moves in, we realised we'd been playing the wrong colours. What happens now? And what if we'd only noticed at move 15?",
             "His flag fell and I claimed. Was the arbiter right? And would it have been the same if it was my flag?",
             "Can I walk around the hall while it's my move? And while my opponent is thinking?",
+            "Do I need permission to leave while I'm on move? And what about when it's my opponent's move?",
         ] {
             assert_eq!(sub_questions(story).len(), 1, "{story}");
         }
