@@ -405,11 +405,7 @@ impl ResultByMaterial {
     }
 
     fn paragraph_lettered(&self) -> String {
-        let mut text = match self.ending {
-            Ending::Flag => self.flag_verdict(),
-            Ending::Resignation => self.resignation_verdict(),
-            Ending::SecondIllegalMove => self.second_illegal_move_verdict(),
-        };
+        let mut text = self.verdict();
         if let Some(player) = self.spoken_for {
             text = player.retell(&text);
         }
@@ -417,88 +413,97 @@ impl ResultByMaterial {
         text
     }
 
-    /// The verdict on a resignation (5.1.2): it loses only if the opponent could still mate.
-    fn resignation_verdict(&self) -> String {
-        let mater = self.flagged.other();
-        let resigned = format!("{} resigned", self.flagged.name());
-        let with = format!("{} {}", mater.possessive(), army_words(&self.mater));
-        let (chance, by_colours) = self.chance();
-        match chance {
-            Some(MateChance::Impossible) if by_colours => format!(
-                "It is a draw: with every bishop on squares of one colour neither side can ever checkmate, so the position was dead and the game already drawn (5.2.2) before {resigned}."
-            ),
-            Some(MateChance::Impossible) => format!(
-                "It is a draw: {resigned}, but {with} cannot checkmate by any series of legal moves, and since 2023 a resignation then gives a draw, not a loss (5.1.2). {} Sources that say every resignation loses describe the rules before 2023.",
-                impossible_why(&self.mater)
-            ),
-            Some(MateChance::DependsOnBishopColours) => self.bishops_decide(&resigned),
-            Some(MateChance::Possible) => format!(
-                "{}: {resigned}, and {with} could still checkmate by some series of legal moves, so the resignation stands: {} (5.1.2). Who stood better on the board does not matter: a resignation is only a draw when no mate is possible at all.",
-                mater.wins(),
-                self.flagged.loses(),
-            ),
-            None => self.unknown_defender(&resigned, &with),
-        }
-    }
-
-    /// The verdict on a second completed illegal move (7.5.5): it loses only if the opponent
-    /// could still mate.
-    fn second_illegal_move_verdict(&self) -> String {
-        let mater = self.flagged.other();
-        let offended = format!("{} completed a second illegal move", self.flagged.name());
-        let with = format!("{} {}", mater.possessive(), army_words(&self.mater));
+    /// The verdict: a flag fall, a resignation and a second illegal move all lose only if the
+    /// opponent could still mate; what differs is how each is told.
+    fn verdict(&self) -> String {
+        let ended = self.how_it_ended();
+        let with = format!(
+            "{} {}",
+            self.flagged.other().possessive(),
+            army_words(&self.mater)
+        );
         let (chance, by_colours) = self.chance();
         let mut text = match chance {
-            Some(MateChance::Impossible) if by_colours => format!(
-                "It is a draw: with every bishop on squares of one colour neither side can ever checkmate, so the position was dead and the game already drawn (5.2.2) before {} completed a second illegal move.",
-                self.flagged.name()
-            ),
-            Some(MateChance::Impossible) => format!(
-                "It is a draw: {offended}, which normally loses, but {with} cannot checkmate by any series of legal moves, and then the game is drawn instead (7.5.5). {}",
-                impossible_why(&self.mater)
-            ),
-            Some(MateChance::DependsOnBishopColours) => self.bishops_decide(&offended),
-            Some(MateChance::Possible) => format!(
-                "{}: {offended}, which loses the game, and {with} could still checkmate by some series of legal moves, so the exception for a position without mate does not apply (7.5.5).",
-                mater.wins(),
-            ),
-            None => self.unknown_defender(&offended, &with),
+            Some(MateChance::Impossible) if by_colours => self.dead_already(&ended),
+            Some(MateChance::Impossible) => self.no_mate(&ended, &with),
+            Some(MateChance::DependsOnBishopColours) => self.bishops_decide(&ended),
+            Some(MateChance::Possible) => self.mate_possible(&ended, &with),
+            None => self.unknown_defender(&ended, &with),
         };
-        if self.quick {
-            text.push_str(" In rapid and blitz the second illegal move loses too (A.3); without full supervision it must be claimed, or seen by the arbiter, before the opponent makes his or her next move (A.5.2).");
-        }
+        text.push_str(self.setting_note());
         text
     }
 
-    /// The verdict on a flag fall (6.9).
-    fn flag_verdict(&self) -> String {
-        let mater = self.flagged.other();
-        let fell = format!("{} flag fell", self.flagged.possessive());
-        let with = format!("{} {}", mater.possessive(), army_words(&self.mater));
-        let (chance, by_colours) = self.chance();
-        let mut text = match chance {
-            Some(MateChance::Impossible) if by_colours => format!(
-                "It is a draw: with every bishop on squares of one colour neither side can ever checkmate, so the position was dead and the game already drawn (5.2.2); {fell} too late to matter (6.9)."
+    /// "your flag fell", "you resigned", "you completed a second illegal move".
+    fn how_it_ended(&self) -> String {
+        let player = self.flagged;
+        match self.ending {
+            Ending::Flag => format!("{} flag fell", player.possessive()),
+            Ending::Resignation => format!("{} resigned", player.name()),
+            Ending::SecondIllegalMove => {
+                format!("{} completed a second illegal move", player.name())
+            }
+        }
+    }
+
+    /// Every bishop on one colour: the game was drawn before it ended that way.
+    fn dead_already(&self, ended: &str) -> String {
+        let already = "It is a draw: with every bishop on squares of one colour neither side can ever checkmate, so the position was dead and the game already drawn (5.2.2)";
+        match self.ending {
+            Ending::Flag => format!("{already}; {ended} too late to matter (6.9)."),
+            Ending::Resignation | Ending::SecondIllegalMove => {
+                format!("{already} before {ended}.")
+            }
+        }
+    }
+
+    /// The opponent could not mate: a draw.
+    fn no_mate(&self, ended: &str, with: &str) -> String {
+        let why = impossible_why(&self.mater);
+        match self.ending {
+            Ending::Flag => format!(
+                "It is a draw: {ended}, but {with} cannot checkmate by any series of legal moves, and only a player who could mate wins on time (6.9). {why}"
             ),
-            Some(MateChance::Impossible) => format!(
-                "It is a draw: {fell}, but {with} cannot checkmate by any series of legal moves, and only a player who could mate wins on time (6.9). {}",
-                impossible_why(&self.mater)
+            Ending::Resignation => format!(
+                "It is a draw: {ended}, but {with} cannot checkmate by any series of legal moves, and since 2023 a resignation then gives a draw, not a loss (5.1.2). {why} Sources that say every resignation loses describe the rules before 2023."
             ),
-            Some(MateChance::DependsOnBishopColours) => self.bishops_decide(&fell),
-            Some(MateChance::Possible) => format!(
-                "{}: {fell}, and {with} could still checkmate by some series of legal moves, however unlikely (a helpmate is enough), which is all that 6.9 asks, so {} lost on time. {}",
-                mater.wins(),
+            Ending::SecondIllegalMove => format!(
+                "It is a draw: {ended}, which normally loses, but {with} cannot checkmate by any series of legal moves, and then the game is drawn instead (7.5.5). {why}"
+            ),
+        }
+    }
+
+    /// The opponent could still mate: a win.
+    fn mate_possible(&self, ended: &str, with: &str) -> String {
+        let wins = self.flagged.other().wins();
+        match self.ending {
+            Ending::Flag => format!(
+                "{wins}: {ended}, and {with} could still checkmate by some series of legal moves, however unlikely (a helpmate is enough), which is all that 6.9 asks, so {} lost on time. {}",
                 self.flagged.has_lost(),
                 possible_why(&self.mater, self.flagged)
             ),
-            None => self.unknown_defender(&fell, &with),
-        };
-        if self.armageddon {
-            text.push_str(" In Armageddon the flag rule is the same (6.9); what a drawn game means for the match is set by the event's regulations, which usually count it as a win for Black (10.1).");
-        } else if self.quick {
-            text.push_str(" The same rule holds in rapid and blitz (A.5.3).");
+            Ending::Resignation => format!(
+                "{wins}: {ended}, and {with} could still checkmate by some series of legal moves, so the resignation stands: {} (5.1.2). Who stood better on the board does not matter: a resignation is only a draw when no mate is possible at all.",
+                self.flagged.loses(),
+            ),
+            Ending::SecondIllegalMove => format!(
+                "{wins}: {ended}, which loses the game, and {with} could still checkmate by some series of legal moves, so the exception for a position without mate does not apply (7.5.5)."
+            ),
         }
-        text
+    }
+
+    /// What the kind of game adds: the same rule in rapid and blitz, Armageddon's draw odds.
+    fn setting_note(&self) -> &'static str {
+        match self.ending {
+            Ending::Flag if self.armageddon => {
+                " In Armageddon the flag rule is the same (6.9); what a drawn game means for the match is set by the event's regulations, which usually count it as a win for Black (10.1)."
+            }
+            Ending::Flag if self.quick => " The same rule holds in rapid and blitz (A.5.3).",
+            Ending::SecondIllegalMove if self.quick => {
+                " In rapid and blitz the second illegal move loses too (A.3); without full supervision it must be claimed, or seen by the arbiter, before the opponent makes his or her next move (A.5.2)."
+            }
+            _ => "",
+        }
     }
 
     /// The verdict when only the colours of the bishops' squares decide whether a mate exists;
