@@ -779,8 +779,8 @@ impl Arbiter {
                 .is_some_and(|a| FLAG_RULE.contains(&a))
         };
         // A dead-position ruling asks the same thing of the same material: whether a mate is
-        // possible.
-        // A resignation verdict speaks for the resignation rule too.
+        // possible; and a verdict on a resignation or a second illegal move speaks for the
+        // rulings on its own article too.
         let verdict_article = by_material.as_ref().map(|v| v.ending().article());
         let about_mating_chances = |m: &PartMatch| {
             let deciding = self.book.passages[m.passage].deciding_article();
@@ -903,8 +903,8 @@ impl Arbiter {
         chosen
     }
 
-    /// The articles to cite, in order: the deciding article of every part (the flag rule
-    /// first or last when a verdict on the material leads or follows, `verdict_leads`), then
+    /// The articles to cite, in order: the deciding article of every part (the verdict's own
+    /// article, `verdict`, first or last as the verdict on the material leads or follows), then
     /// the nearest other reading's, then the supporting ones. When a flag fell and the ruling
     /// that answers is one on mating chances (a dead position), the flag rule decides, if the
     /// ruling cites it.
@@ -990,9 +990,9 @@ fn decides_a_result_on_time(text: &str) -> bool {
     RE.is_match(text)
 }
 
-/// The verdict by the material (a flag, a resignation, a second illegal move), opened with the verdict on the decision the
-/// question reports, when it asks whether someone was right ("The arbiter gave my opponent
-/// the win. Was that correct?" → "The arbiter was right.").
+/// The verdict by the material (a flag, a resignation, a second illegal move), opened with the
+/// verdict on the decision the question reports, when it asks whether someone was right ("The
+/// arbiter gave my opponent the win. Was that correct?" → "The arbiter was right.").
 fn judged_material_verdict(verdict: &ResultByMaterial, judging: &JudgementAsked) -> String {
     let paragraph = verdict.paragraph();
     let judged = judging.judged.as_ref().and_then(|j| {

@@ -173,11 +173,11 @@ pub struct ResultByMaterial {
     ending: Ending,
     /// The player whose flag fell, who resigned, or who made the second illegal move: the one
     /// who loses if the opponent could still mate.
-    flagged: Party,
-    /// The army of the player whose flag did not fall (the one who might win).
+    defender: Party,
+    /// The army of the defender's opponent (the one who might mate and win).
     mater: Army,
-    /// The army of the player whose flag fell, when the question says.
-    flagged_army: Option<Army>,
+    /// The defender's army, when the question says.
+    defender_army: Option<Army>,
     /// Rapid or blitz named: the same rule, said so.
     quick: bool,
     /// An Armageddon game: a draw on the board is Black's match win under the usual
@@ -240,9 +240,9 @@ const BOTH_HOLD: &[&str] = &[
 ];
 
 impl ResultByMaterial {
-    /// Reads a question that says whose flag fell and what the other player had. Questions
-    /// under other rules (US Chess, online servers) or about both flags are left to the
-    /// rulings.
+    /// Reads a question that says how a game ended (whose flag fell, who resigned, who made a
+    /// second illegal move) and what the other player had. Questions under other rules (US
+    /// Chess, online servers) or about both flags are left to the rulings.
     pub fn read(frame: &Frame) -> Option<ResultByMaterial> {
         // "FIDE rated rapid … a guy says under USCF it would be a draw": the game named FIDE
         // is judged by the Laws, whatever other rules it is compared with.
@@ -309,7 +309,7 @@ impl ResultByMaterial {
         // names another flag than the one that fell: the flag whose opponent's army is
         // described is the one asked about.
         let stated = without_supposed_last_flag(lower);
-        let flagged = match ending {
+        let defender = match ending {
             Ending::Flag => [stated, last_flag_sentence(stated)]
                 .into_iter()
                 .map(flagged_party)
@@ -325,22 +325,22 @@ impl ResultByMaterial {
                     .iter()
                     .any(|(at2, o2, _)| at2 == at && o2.terms() == Terms::Colours)
         });
-        let flagged = match (flagged.terms(), relative) {
+        let defender = match (defender.terms(), relative) {
             (Terms::Colours, true) => {
-                in_terms_of(flagged, Party::Asker, asker_colour).unwrap_or(flagged)
+                in_terms_of(defender, Party::Asker, asker_colour).unwrap_or(defender)
             }
-            _ => flagged,
+            _ => defender,
         };
         // "He took my last pawn": what the story says was captured afterwards is gone.
         let after_captures =
             |p: Party| army_of(p).map(|army| without_last_captured(army, lower, p == Party::Asker));
-        let mater = after_captures(flagged.other())?;
+        let mater = after_captures(defender.other())?;
         let settings = &frame.settings;
         Some(ResultByMaterial {
             ending,
-            flagged,
+            defender,
             mater,
-            flagged_army: after_captures(flagged),
+            defender_army: after_captures(defender),
             quick: settings.contains(&Setting::Rapid) || settings.contains(&Setting::Blitz),
             armageddon: settings.contains(&Setting::Armageddon),
             bishop_colours_said: bishop_colours_said(lower),
@@ -372,14 +372,14 @@ impl ResultByMaterial {
         self.bishop_colours_said == MateChance::Impossible
             && only_bishops(&self.mater)
             && self.mater.bishops > 0
-            && self.flagged_army.as_ref().is_some_and(only_bishops)
+            && self.defender_army.as_ref().is_some_and(only_bishops)
     }
 
-    /// Whether the player still on time could mate (`None`: it depends on an army the question
+    /// Whether the defender's opponent could mate (`None`: it depends on an army the question
     /// does not give), and whether the bishops' colours decide it.
     fn chance(&self) -> (Option<MateChance>, bool) {
         // The defender's army counts only against a lone minor piece.
-        let chance = match self.flagged_army {
+        let chance = match self.defender_army {
             Some(defender) => Some(mate_chance(&self.mater, &defender)),
             None if self.mater.lone_minor() => None,
             None => Some(mate_chance(&self.mater, &Army::bare())),
@@ -394,7 +394,7 @@ impl ResultByMaterial {
         (chance, by_colours)
     }
 
-    /// Whether the flag fall gives a draw (`Some(true)`) or a win (`Some(false)`); `None` when
+    /// Whether the ending gives a draw (`Some(true)`) or a win (`Some(false)`); `None` when
     /// that depends on what the question leaves open.
     pub fn drawn(&self) -> Option<bool> {
         match self.chance().0? {
@@ -419,7 +419,7 @@ impl ResultByMaterial {
         let ended = self.how_it_ended();
         let with = format!(
             "{} {}",
-            self.flagged.other().possessive(),
+            self.defender.other().possessive(),
             army_words(&self.mater)
         );
         let (chance, by_colours) = self.chance();
@@ -436,7 +436,7 @@ impl ResultByMaterial {
 
     /// "your flag fell", "you resigned", "you completed a second illegal move".
     fn how_it_ended(&self) -> String {
-        let player = self.flagged;
+        let player = self.defender;
         match self.ending {
             Ending::Flag => format!("{} flag fell", player.possessive()),
             Ending::Resignation => format!("{} resigned", player.name()),
@@ -475,16 +475,16 @@ impl ResultByMaterial {
 
     /// The opponent could still mate: a win.
     fn mate_possible(&self, ended: &str, with: &str) -> String {
-        let wins = self.flagged.other().wins();
+        let wins = self.defender.other().wins();
         match self.ending {
             Ending::Flag => format!(
                 "{wins}: {ended}, and {with} could still checkmate by some series of legal moves, however unlikely (a helpmate is enough), which is all that 6.9 asks, so {} lost on time. {}",
-                self.flagged.has_lost(),
-                possible_why(&self.mater, self.flagged)
+                self.defender.has_lost(),
+                possible_why(&self.mater, self.defender)
             ),
             Ending::Resignation => format!(
                 "{wins}: {ended}, and {with} could still checkmate by some series of legal moves, so the resignation stands: {} (5.1.2). Who stood better on the board does not matter: a resignation is only a draw when no mate is possible at all.",
-                self.flagged.loses(),
+                self.defender.loses(),
             ),
             Ending::SecondIllegalMove => format!(
                 "{wins}: {ended}, which loses the game, and {with} could still checkmate by some series of legal moves, so the exception for a position without mate does not apply (7.5.5)."
@@ -511,20 +511,20 @@ impl ResultByMaterial {
     fn bishops_decide(&self, ended: &str) -> String {
         format!(
             "It depends on the bishops: {ended}, and if all the bishops run on squares of one colour no mate is possible, so it is a draw; if the two sides' bishops stand on squares of opposite colours, a mate exists with the defending bishop hemming its own king in, so {} ({}).",
-            self.wins_lower(self.flagged.other()),
+            self.wins_lower(self.defender.other()),
             self.ending.article()
         )
     }
 
     /// The player who might mate has a lone minor piece, the other army unknown.
     fn unknown_defender(&self, fell: &str, with: &str) -> String {
-        let mater = self.flagged.other();
+        let mater = self.defender.other();
         let helpers = if self.mater.knights == 1 {
             "a pawn, a knight, a bishop or a rook"
         } else {
             "a pawn, a knight, or a bishop running on the other colour from yours"
         };
-        let (who, has) = (self.flagged.name(), self.flagged.has());
+        let (who, has) = (self.defender.name(), self.defender.has());
         format!(
             "It depends on what {who} still {has}: {fell}, and against a bare king {with} cannot mate, so it is a draw; but if {who} {has} {helpers}, a mate exists with that man hemming in its own king, so {} ({}).",
             self.wins_lower(mater),
@@ -742,16 +742,22 @@ fn for_the_player(lower: &str) -> Option<(String, SpokenFor)> {
         _ => None,
     };
     if let Some(pronoun) = pronouns {
-        text = pronoun
-            .replace_all(&text, |c: &regex::Captures| match &c[1] {
-                "he" | "she" => "i",
-                "he's" | "she's" => "i'm",
-                "him" => "me",
-                _ => "my",
-            })
-            .into_owned();
+        text = in_first_person(&text, pronoun);
     }
     Some((text, SpokenFor::of(player)))
+}
+
+/// `text` with the pronouns `pronouns` matches (a capture group of "he", "his", "she", …)
+/// turned into the first person ("her flag fell" → "my flag fell").
+fn in_first_person(text: &str, pronouns: &Regex) -> String {
+    pronouns
+        .replace_all(text, |c: &regex::Captures| match &c[1] {
+            "he" | "she" => "i",
+            "he's" | "she's" => "i'm",
+            "him" => "me",
+            _ => "my",
+        })
+        .into_owned()
 }
 
 /// A story told of somebody else, with no first person in it ("his flag fell; he had king
@@ -773,14 +779,9 @@ fn told_of_a_player(lower: &str) -> Option<(String, SpokenFor)> {
     } else {
         return None;
     };
-    let text = lower.replace(other, "the opponent");
-    let text = PRONOUN.replace_all(&text, |c: &regex::Captures| match &c[1] {
-        "he" | "she" => "i",
-        "he's" | "she's" => "i'm",
-        "him" => "me",
-        _ => "my",
-    });
-    Some((text.replace("the opponent", "my opponent"), spoken_for))
+    // "my opponent" holds no pronoun, so the rewriting below leaves it as it is.
+    let text = lower.replace(other, "my opponent");
+    Some((in_first_person(&text, &PRONOUN), spoken_for))
 }
 
 /// The player a parent or coach asks for: the answer names that player ("your son wins: his
@@ -929,7 +930,7 @@ fn impossible_why(mater: &Army) -> &'static str {
 }
 
 /// How a mate remains possible.
-fn possible_why(mater: &Army, flagged: Party) -> String {
+fn possible_why(mater: &Army, defender: Party) -> String {
     if mater.lone_minor() {
         let piece = if mater.knights == 1 {
             "knight"
@@ -938,7 +939,7 @@ fn possible_why(mater: &Army, flagged: Party) -> String {
         };
         format!(
             "A lone {piece} cannot force mate, but a mate exists with {} own men hemming in the king; whether it could be forced does not matter.",
-            flagged.possessive()
+            defender.possessive()
         )
     } else {
         "Whether the mate could be forced does not matter.".to_string()
@@ -1494,7 +1495,7 @@ mod tests {
     /// Reads `q` and checks whose flag fell and how the verdict opens.
     fn assert_verdict(q: &str, flagged: Party, lead: &str) {
         let f = read(q).expect("read");
-        assert_eq!(f.flagged, flagged, "{q}");
+        assert_eq!(f.defender, flagged, "{q}");
         let text = f.paragraph();
         assert!(text.starts_with(lead), "{q}: {text}");
     }
@@ -1503,7 +1504,7 @@ mod tests {
     fn colours_and_armies_are_read() {
         let f = read("White flag falls. White has K and R and black has K and N. Result?")
             .expect("read");
-        assert_eq!(f.flagged, Party::White);
+        assert_eq!(f.defender, Party::White);
         assert_eq!(f.mater.knights, 1);
         assert!(
             f.paragraph().starts_with("Black wins:"),
@@ -1603,8 +1604,8 @@ mod tests {
     #[test]
     fn the_asker_with_a_minor_piece_and_an_unknown_opponent() {
         let f = read("What if I have king and bishop when his flag drops?").expect("read");
-        assert_eq!(f.flagged, Party::Opponent);
-        assert!(f.flagged_army.is_none());
+        assert_eq!(f.defender, Party::Opponent);
+        assert!(f.defender_army.is_none());
         assert!(
             f.paragraph()
                 .starts_with("It depends on what your opponent still has")
@@ -1617,8 +1618,8 @@ mod tests {
             "I lost on time even though my opponent only had a King and Knight. Is that right?",
         )
         .expect("read");
-        assert_eq!(f.flagged, Party::Asker);
-        assert!(f.flagged_army.is_none());
+        assert_eq!(f.defender, Party::Asker);
+        assert!(f.defender_army.is_none());
         let text = f.paragraph();
         assert!(
             text.starts_with("It depends on what you still have"),
@@ -1650,7 +1651,7 @@ mod tests {
     fn the_same_army_on_both_sides_of_an_unowned_matchup() {
         let q = "In an Armageddon game it came down to king and knight versus king and knight, and Black's time ran out. Draw or a win for White?";
         let f = read(q).expect("read");
-        assert_eq!(f.flagged, Party::Black);
+        assert_eq!(f.defender, Party::Black);
         let text = f.paragraph();
         assert!(text.starts_with("White wins"), "{text}");
         // Different armies without owners say nothing of whose is whose.
@@ -1946,7 +1947,7 @@ mod tests {
     fn numbered_players_are_read_and_named_as_written() {
         let q = "Player 1 had a king, a pawn, and a promoted queen, and Player 2 had a king and a bishop. Player 1's flag fell. Who wins?";
         let f = read(q).expect("read");
-        assert_eq!(f.flagged, Party::PlayerA);
+        assert_eq!(f.defender, Party::PlayerA);
         assert!(
             f.paragraph().starts_with("Player 2 wins"),
             "{}",
@@ -1973,7 +1974,7 @@ mod tests {
     fn the_flag_that_fell_is_read_after_the_rule_recalled() {
         let q = "I'm pretty sure that if your opponent runs out of time in blitz, but you don't have mating material, the game is a draw. Today, however, I lost on time even though my opponent only had a King and Knight.";
         let f = read(q).expect("read");
-        assert_eq!(f.flagged, Party::Asker);
+        assert_eq!(f.defender, Party::Asker);
         assert!(
             f.paragraph()
                 .starts_with("It depends on what you still have"),
@@ -2000,7 +2001,7 @@ mod tests {
     fn the_generic_you_is_the_asker() {
         let f = read("What happens if you run out of time but your opponent only has a king?")
             .expect("read");
-        assert_eq!(f.flagged, Party::Asker);
+        assert_eq!(f.defender, Party::Asker);
         assert!(
             f.paragraph().starts_with("It is a draw: your flag fell"),
             "{}",
@@ -2011,7 +2012,7 @@ mod tests {
     #[test]
     fn lettered_players() {
         let f = read("Player A had a King and a Knight. Player B had a King, a Bishop and a number of pawns. Player B lost on time. What was the result?").expect("read");
-        assert_eq!(f.flagged, Party::PlayerB);
+        assert_eq!(f.defender, Party::PlayerB);
         assert!(
             f.paragraph()
                 .starts_with("Player A wins: Player B's flag fell"),
