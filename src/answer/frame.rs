@@ -161,7 +161,7 @@ pub fn without_asides(question: &str) -> std::borrow::Cow<'_, str> {
     static TIME_CONTROL_STATED: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
             r"(?ix)
-            \b(?:the\s+)?time\s+control\s+(?:is|was|:)\s[^.;?!]*[.;]
+            \b(?:the\s+)?time\s+control\s+(?:(?:for\s+(?:the|this|that)\s+games?\s+)?(?:is|was|:)\s|\d|g\s?/)[^.;?!]*[.;]
             | \s*\(\s*\d{1,3}\s*(?:minutes?|mins?|m)?\s*(?:\+|plus)\s*\d{1,2}\s*(?:seconds?|secs?|s)?(?:\s+(?:per|a|each)\s+move)?(?:\s+from\s+move\s+(?:1|one))?\s*\)",
         )
         .expect("valid regex")
@@ -2059,6 +2059,12 @@ mod tests {
                 "In a standard game (90 minutes + 30 seconds per move) the arbiter sees a flag fall. What should he do?"
             ),
             "In a standard game the arbiter sees a flag fall. What should he do?"
+        );
+        assert_eq!(
+            without_asides(
+                "Time control 40 moves in 90 minutes, then 30 minutes with 30 seconds added per move. White's clock ran all game. What should the arbiter do?"
+            ),
+            " White's clock ran all game. What should the arbiter do?"
         );
         // The time control asked about stays.
         for asked in [
