@@ -1068,7 +1068,21 @@ const CONTINUATION_OPENINGS: &[&str] = &[
 ];
 
 /// Openings of a question that asks the one before it again of another case.
-const VARIANT_OPENINGS: &[&str] = &["and what about", "what about", "how about", "and how about"];
+const VARIANT_OPENINGS: &[&str] = &[
+    "and what about",
+    "what about",
+    "how about",
+    "and how about",
+    "does this also apply",
+    "does that also apply",
+    "does it also apply",
+    "does the same apply",
+    "does the same rule apply",
+    "do the same rules apply",
+    "is it the same",
+    "is that the same",
+    "is this the same",
+];
 
 /// How many content words a "what about" question may have and still lean on the one before.
 const VARIANT_WORDS: usize = 7;
@@ -2123,6 +2137,7 @@ mod tests {
             "His flag fell and I claimed. Was the arbiter right? And would it have been the same if it was my flag?",
             "Can I walk around the hall while it's my move? And while my opponent is thinking?",
             "Do I need permission to leave while I'm on move? And what about when it's my opponent's move?",
+            "If I knock over a piece in blitz, must I put it back on my own time? Does this also apply to rapid and classical?",
         ] {
             assert_eq!(sub_questions(story).len(), 1, "{story}");
         }
