@@ -409,7 +409,10 @@ impl ResultByMaterial {
         if let Some(player) = self.spoken_for {
             text = player.retell(&text);
         }
-        text.push_str(" The arbiter judges the actual position: give it as FEN or PGN and I will check whether a mate is still possible.");
+        // A lone king never mates, whatever the position: there is nothing to check.
+        if !self.mater.is_bare() {
+            text.push_str(" The arbiter judges the actual position: give it as FEN or PGN and I will check whether a mate is still possible.");
+        }
         text
     }
 
