@@ -1258,7 +1258,7 @@ fn armies(lower: &str) -> Vec<(usize, Party, Army)> {
                 let said = if owner.is_none() {
                     army_each(text)
                 } else {
-                    army_at(text)
+                    army_read(text, 2, own_possessives(owner))
                 };
                 let Some(said) = said else {
                     continue;
@@ -1334,16 +1334,40 @@ fn versus(text: &str) -> Option<Said<'_>> {
 /// The army named at the start of `text` ("a king and two knights", "only his king", "king
 /// rook"), and the text after it.
 fn army_at(text: &str) -> Option<Said<'_>> {
-    army_read(text, 2)
+    army_read(text, 2, None)
 }
 
 /// [`army_at`] for an army both players hold: a plural without a number is one each.
 fn army_each(text: &str) -> Option<Said<'_>> {
-    army_read(text, 1)
+    army_read(text, 1, None)
 }
 
-/// An army described at the start of `text`; a plural without a number counts `plural_count`.
-fn army_read(text: &str, plural_count: u8) -> Option<Said<'_>> {
+/// Words that say whose a piece is ("his rook", "my king").
+const POSSESSIVES: &[&str] = &[
+    "my",
+    "your",
+    "his",
+    "her",
+    "their",
+    "opponent's",
+    "black's",
+    "white's",
+];
+
+/// The possessives an owner's own pieces may carry ("my king and my rook"): after the first
+/// piece, any other one starts somebody else's army ("my king with his rook"). `None` when the
+/// owner is not the asker or the opponent.
+fn own_possessives(owner: Option<Party>) -> Option<&'static [&'static str]> {
+    match owner {
+        Some(Party::Asker) => Some(&["my", "your"]),
+        Some(Party::Opponent) => Some(&["his", "her", "their", "opponent's"]),
+        _ => None,
+    }
+}
+
+/// An army described at the start of `text`; a plural without a number counts `plural_count`;
+/// `own`: the possessives its owner's pieces may carry, when known.
+fn army_read<'t>(text: &'t str, plural_count: u8, own: Option<&[&str]>) -> Option<Said<'t>> {
     const FILLER: &[&str] = &[
         "a",
         "an",
@@ -1385,6 +1409,10 @@ fn army_read(text: &str, plural_count: u8) -> Option<Said<'_>> {
     for (start, word) in words_with_offsets(text) {
         let w = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '+' && c != '&');
         let w = without_file_prefix(w);
+        let started = king || !army.is_bare();
+        if started && POSSESSIVES.contains(&w) && own.is_some_and(|own| !own.contains(&w)) {
+            break;
+        }
         if let Some(n) = number(w) {
             count = Some(n);
         } else if let Some(kind) = piece_word(w) {
@@ -1527,6 +1555,15 @@ mod tests {
             "We were down to king and rook for him against a lone king for me, and my flag fell. Do I lose?",
             Party::Asker,
             "Your opponent wins:",
+        );
+    }
+
+    #[test]
+    fn a_piece_of_the_other_player_ends_an_army() {
+        assert_verdict(
+            "In blitz I had only my king left and claimed his flag, while he took my king with his rook. Who wins?",
+            Party::Opponent,
+            "It is a draw:",
         );
     }
 
