@@ -1522,7 +1522,7 @@ static TIME_CONTROL: LazyLock<Regex> = LazyLock::new(|| {
         \b(\d{1,3})\s?[+|]\s?(\d{1,2})\b
         | \b(\d{1,3})[\s-]?min(?:ute)?s?\s+(?:game|games|chess|time\ control|per\ (?:side|player)|each|rapid|blitz|tournament|event|match|swiss|round)\b
         | \bg\s?/\s?(\d{1,3})\b
-        | \b(\d{1,3})\s?min(?:ute)?s?\s?\+\s?(\d{1,2})\s?(?:s|secs?|seconds?)\b",
+        | \b(\d{1,3})\s?min(?:ute)?s?\s?(?:\+|plus|with)\s?(?:an?\s)?(?:increment\sof\s)?(\d{1,2})\s?(?:s|secs?|seconds?)\b",
     )
     .expect("valid regex")
 });
@@ -2367,6 +2367,14 @@ mod tests {
             [Setting::Standard]
         );
         assert_eq!(setting("G/30 with delay"), [Setting::Rapid]);
+        assert_eq!(
+            setting("In a 15 minute plus 10 second game he made an illegal move"),
+            [Setting::Rapid]
+        );
+        assert_eq!(
+            setting("with 5 minutes and 30 seconds left he offered a draw"),
+            []
+        );
         assert_eq!(setting("I had one minute and 90 seconds left"), []);
         assert_eq!(setting("with 5 minutes left he offered a draw"), []);
     }
