@@ -257,7 +257,7 @@ def main() -> int:
     try:
         import chess
     except ImportError:
-        sys.exit("error: python-chess is missing: python3 -m pip install python-chess==1.11.2")
+        sys.exit("error: python-chess is missing: python3 -m pip install chess==1.11.2 (the package python-chess is published as)")
     if not Path(args.arbiter).exists():
         sys.exit(f"error: {args.arbiter} not found: run cargo build --release first")
 
