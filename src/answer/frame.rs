@@ -147,9 +147,9 @@ pub fn without_quiz_label(question: &str) -> &str {
 /// A.5.", "(Appendix B.3 applies)", "the regulations apply B.3 because …") or a time control
 /// spelt out ("Time control is 90 minutes with 30 seconds added per move from move 1.", "The time
 /// limit was 40 moves in 90 minutes, then 30 minutes.", "a standard game (90 minutes + 30 seconds
-/// per move)"). The settings are read from the whole
-/// question; left out of the text that is matched, so that the story's own rule is found rather
-/// than the appendix's heading or the rulings that explain increments. A comparison in
+/// per move)"). The settings are read from the whole question; left out of the text that is
+/// matched, so that the story's own rule is found rather than the appendix's heading or the
+/// rulings that explain increments. A comparison in
 /// brackets ("(like when you castle with 2 hands)") is left out too: it names another case
 /// than the one asked about.
 pub fn without_asides(question: &str) -> std::borrow::Cow<'_, str> {
@@ -162,7 +162,7 @@ pub fn without_asides(question: &str) -> std::borrow::Cow<'_, str> {
     static TIME_CONTROL_STATED: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
             r"(?ix)
-            \b(?:the\s+)?(?:time\s+control|time\s+limit)\s+(?:(?:for\s+(?:the|this|that)\s+games?\s+)?(?:is|was|:)\s|\d|g\s?/)[^.;?!]*[.;]
+            \b(?:the\s+)?time\s+(?:control|limit)\s+(?:(?:for\s+(?:the|this|that)\s+games?\s+)?(?:is|was|:)\s|\d|g\s?/)[^.;?!]*[.;]
             | \s*\(\s*\d{1,3}\s*(?:minutes?|mins?|m)?\s*(?:\+|plus)\s*\d{1,2}\s*(?:seconds?|secs?|s)?(?:\s+(?:per|a|each)\s+move)?(?:\s+from\s+move\s+(?:1|one))?\s*\)",
         )
         .expect("valid regex")

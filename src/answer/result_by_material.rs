@@ -1342,7 +1342,8 @@ fn army_each(text: &str) -> Option<Said<'_>> {
     army_read(text, 1, None)
 }
 
-/// Words that say whose a piece is ("his rook", "my king").
+/// Words that say whose a piece is ("his rook", "my king"): filler inside an army, unless they
+/// name another owner than its own (see [`own_possessives`]).
 const POSSESSIVES: &[&str] = &[
     "my",
     "your",
@@ -1369,36 +1370,11 @@ fn own_possessives(owner: Option<Party>) -> Option<&'static [&'static str]> {
 /// `own`: the possessives its owner's pieces may carry, when known.
 fn army_read<'t>(text: &'t str, plural_count: u8, own: Option<&[&str]>) -> Option<Said<'t>> {
     const FILLER: &[&str] = &[
-        "a",
-        "an",
-        "the",
-        "and",
-        "plus",
-        "&",
-        "+",
-        "with",
-        "his",
-        "her",
-        "my",
-        "their",
-        "still",
-        "of",
-        "your",
-        "black's",
-        "white's",
-        "opponent's",
+        "a", "an", "the", "and", "plus", "&", "+", "with", "still", "of",
         // "king and h pawn", "a passed pawn": a file or a kind of pawn names no other piece.
-        "b",
-        "c",
-        "d",
-        "e",
-        "f",
-        "g",
-        "h",
-        "passed",
+        "b", "c", "d", "e", "f", "g", "h", "passed",
         // "his king and a black pawn": the colour of a man already owned.
-        "black",
-        "white",
+        "black", "white",
     ];
     const WHOLE: &[&str] = &["only", "just", "bare", "lone", "naked", "left", "alone"];
     let mut army = Army::bare();
@@ -1427,7 +1403,7 @@ fn army_read<'t>(text: &'t str, plural_count: u8, own: Option<&[&str]>) -> Optio
             }
         } else if WHOLE.contains(&w) {
             whole = true;
-        } else if !FILLER.contains(&w) {
+        } else if !FILLER.contains(&w) && !POSSESSIVES.contains(&w) {
             break;
         }
         end = start + word.len();
