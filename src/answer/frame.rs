@@ -953,6 +953,10 @@ pub fn sub_questions(question: &str) -> Vec<String> {
     }
     let mut parts: Vec<String> = Vec::new();
     let mut pending = String::new();
+    // The statements before the first question: the story every later question asks about
+    // ("He castled although his king had moved. 1) … 2) If I had noticed later, what would the
+    // ruling have been?").
+    let mut story = String::new();
     for sentence in question_sentences(text) {
         let s = sentence.trim();
         if s.is_empty() {
@@ -977,16 +981,31 @@ pub fn sub_questions(question: &str) -> Vec<String> {
             })
             .filter(|w| w.len() > 3 && !FOLLOW_UP_WORDS.contains(&w.as_str()))
             .count();
-        let full = if pending.is_empty() {
-            s.to_string()
-        } else {
-            format!("{pending} {s}")
-        };
-        pending.clear();
         // A cut marked in a quotation ("(…) So the time does not matter?") is not an opening.
         let opening = s.trim_start_matches(|c: char| {
             c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '…' | '.')
         });
+        if parts.is_empty() {
+            story = [pending.as_str(), statements_before_question(s)]
+                .join(" ")
+                .trim()
+                .to_string();
+        }
+        // Only a numbered item shares the story: other later questions often ask something
+        // of their own.
+        let context = if parts.is_empty() {
+            &pending
+        } else if numbered_item(opening) {
+            &story
+        } else {
+            &String::new()
+        };
+        let full = if context.is_empty() {
+            s.to_string()
+        } else {
+            format!("{context} {s}")
+        };
+        pending.clear();
         let exemplifies_the_last = parts
             .last()
             .is_some_and(|last| last.split_whitespace().count() <= VAGUE_WORDS)
@@ -1019,6 +1038,29 @@ pub fn sub_questions(question: &str) -> Vec<String> {
         parts.push(text.to_string());
     }
     parts
+}
+
+/// Whether a question opens with an item number: "2) If I had…", "(b) What…", "3. Can…".
+fn numbered_item(opening: &str) -> bool {
+    let mark = opening.trim_start_matches('(');
+    let rest = mark.trim_start_matches(|c: char| c.is_ascii_digit());
+    let lettered = mark
+        .strip_prefix(|c: char| c.is_ascii_lowercase())
+        .filter(|r| r.starts_with(')'));
+    (rest.len() < mark.len() && rest.starts_with([')', '.'])) || lettered.is_some()
+}
+
+/// The statements a question sentence opens with ("He castled although his king had moved!
+/// Later we noticed. 1) Would he have to move his king?"): the text up to the last sentence
+/// end (a '.' or '!' before a space) before the question's own sentence.
+fn statements_before_question(sentence: &str) -> &str {
+    sentence
+        .char_indices()
+        .rev()
+        .find(|&(i, c)| {
+            matches!(c, '.' | '!') && sentence[i + 1..].starts_with(char::is_whitespace)
+        })
+        .map_or("", |(i, _)| sentence[..=i].trim())
 }
 
 /// Openings of a question that draws a conclusion from the one before ("White timed out, so
@@ -2198,6 +2240,19 @@ mod tests {
              once. 1) How would the TD decide on this? 2) What if he said it was an accident?",
         )[0];
         assert!(first.split_whitespace().count() > 20, "{first}");
+        // Numbered questions after a story each keep it; an unnumbered later question asks
+        // something of its own.
+        let items = sub_questions(
+            "He castled long although his king had moved twice earlier in the game. We both \
+             noticed it only a few moves later. 1) Would he \
+             have to move his king? 2) If I had noticed after a move or two, what then?",
+        );
+        assert!(items[1].starts_with("He castled long"), "{items:?}");
+        let own = sub_questions(
+            "He castled long although his king had moved. Was that legal? Is touch-move \
+             the rule for my own pieces too?",
+        );
+        assert!(own[1].starts_with("Is touch-move"), "{own:?}");
         // Two questions joined by "and" after a sentence of context keep the context each.
         assert_eq!(
             sub_questions(
