@@ -3,13 +3,15 @@
 # Usage: benches/load.sh [seconds-per-run] [connection counts] [route names]
 #   defaults: 5 seconds, "1 8 32 64", every route; route names: static healthz ask asknew
 #   askpos check search. Example: benches/load.sh 5 "32" "healthz asknew". Prints a Markdown table.
+#   NO_BUILD=1 skips the release build and CARGO_TARGET_DIR picks the binary
+#   ("$CARGO_TARGET_DIR/release/arbiter"): an earlier build measured by the same script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DUR="${1:-5}"
 CONNS="${2:-1 8 32 64}"
 ROUTES="${3:-static healthz ask asknew askpos check search}"
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
-cargo build --release --quiet
+[ -n "${NO_BUILD:-}" ] || cargo build --release --quiet
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 START=$(date +%s%N)
 "${CARGO_TARGET_DIR:-target}/release/arbiter" serve --addr 127.0.0.1:$PORT 2>/tmp/arbiter-load.log &
