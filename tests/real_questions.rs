@@ -19,6 +19,7 @@
 //! `TUNE_SPLIT=/path/fresh.toml` grades another file instead of dev (a fresh set of real
 //! questions, graded once before anything is fixed for it; `SHOW=/path/fresh.toml` prints its
 //! misses).
+//! `RULEBOOK_DIR=/path/rulebook` makes `tune` and `dev_folds` read another copy of the rulebook.
 //! `cargo test --release --test real_questions dev_folds -- --ignored --nocapture` grades dev as
 //! if its questions were new (five folds, each answered without the `asked:` lines that share
 //! 30% of their words with one of the fold's questions): plain dev partly recalls phrasings
@@ -205,8 +206,14 @@ fn book_from_disk() -> Rulebook {
     Rulebook::from_dir(&rulebook_dir()).unwrap()
 }
 
+/// The rulebook the tuning helpers read: `RULEBOOK_DIR` (a frozen copy, so that two builds
+/// compared one after the other read the same rulings while the working tree is being edited),
+/// else the repository's.
 fn rulebook_dir() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulebook")
+    std::env::var_os("RULEBOOK_DIR").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulebook"),
+        std::path::PathBuf::from,
+    )
 }
 
 fn arbiter_for(book: Rulebook) -> Arbiter {
