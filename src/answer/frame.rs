@@ -1351,11 +1351,14 @@ fn split_and_asking(q: &str) -> Option<Vec<String>> {
     let first = q[opening..cut].trim();
     let second = q[cut + skip..].trim();
     let words = |s: &str| s.split_whitespace().count();
-    // "…, and would that avoid a penalty?" asks about the first question's answer.
-    let refers_back = matches!(
-        lower[cut + skip..].split_whitespace().nth(1),
-        Some("that" | "it" | "this")
-    );
+    // "…, and would that avoid a penalty?" and "…, and does he lose time for it?" ask about
+    // the first question's answer.
+    let second_words: Vec<&str> = lower[cut + skip..]
+        .split_whitespace()
+        .map(|w| w.trim_end_matches(['?', '.', '!']))
+        .collect();
+    let back = |w: Option<&&str>| matches!(w, Some(&("that" | "it" | "this")));
+    let refers_back = back(second_words.get(1)) || back(second_words.last());
     if refers_back
         || !asks(lower[opening..cut].trim_start())
         || words(first) < 4
@@ -2263,6 +2266,15 @@ mod tests {
                 "My son plays his first rated event. Must he write his opponent's moves too?",
                 "My son plays his first rated event. Can he write his own move first?"
             ]
+        );
+        // A second question about the first one's answer is not asked alone.
+        assert_eq!(
+            sub_questions(
+                "Can a player with a broken arm use an assistant to press the clock, and does \
+                 he lose time for it?"
+            )
+            .len(),
+            1
         );
         // Steps of a procedure are not questions.
         assert_eq!(
