@@ -198,6 +198,15 @@ fn fen_and_moves(question: &str, found: &regex::Captures) -> Option<InlinePositi
     let (mut moves, moves_end) = moves_after(&question[end..]);
     end += moves_end;
     if moves.is_empty()
+        && let Some(narrated) = narrated_move(&question[end..], &fen, found.get(2).is_none())
+    {
+        return Some(InlinePosition {
+            fen: Some(narrated.fen),
+            moves: vec![narrated.san],
+            question: without(question, start, end + narrated.end),
+        });
+    }
+    if moves.is_empty()
         && let Some(apart) = moves_apart(question, start..end, &fen)
     {
         return Some(apart);
@@ -216,6 +225,42 @@ fn fen_and_moves(question: &str, found: &regex::Captures) -> Option<InlinePositi
         fen: Some(fen),
         moves,
         question: without(question, start, end),
+    })
+}
+
+/// A move told right after a FEN, without a move number ("…/4b3 - White plays Qg8+ and then
+/// Black's flag falls"): the move, the FEN it is played from (a FEN that gives no side to move
+/// takes the side the story names) and where the move ends in `text`. `None` when no such move
+/// is told or it cannot be played there.
+struct NarratedMove {
+    fen: String,
+    san: String,
+    end: usize,
+}
+
+fn narrated_move(text: &str, fen: &str, side_unstated: bool) -> Option<NarratedMove> {
+    static TOLD: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(&format!(
+            r"^[\s\-–—:,;]*(?i:(white|black))\s+(?i:plays|played|moves|moved|replies|replied|answers|answered|continues|continued)(?:\s+with)?\s+({MOVE})"
+        ))
+        .expect("narrated move pattern")
+    });
+    let told = TOLD.captures(text)?;
+    let side = if told[1].eq_ignore_ascii_case("white") {
+        "w"
+    } else {
+        "b"
+    };
+    let mut fields: Vec<&str> = fen.split(' ').collect();
+    if side_unstated {
+        fields[1] = side;
+    }
+    let fen = fields.join(" ");
+    let san = told[2].trim_end_matches(['?', '!']).to_string();
+    (replayable_through(&fen, std::slice::from_ref(&san))? == 1).then(|| NarratedMove {
+        fen,
+        san,
+        end: told.get(2).expect("the move").end(),
     })
 }
 
@@ -493,6 +538,31 @@ mod tests {
         )
         .expect("a position");
         assert_eq!(found.moves, ["Bxe2"]);
+    }
+
+    #[test]
+    fn a_move_told_after_the_fen_is_played_by_the_side_named() {
+        let found = position_in_question(
+            "Example: 1k6/ppp5/8/KP6/P7/8/Q2r4/4b3 - White plays Qg8+ and then Black's flag falls.",
+        )
+        .expect("a position");
+        assert_eq!(found.moves, ["Qg8+"]);
+        assert_eq!(
+            found.fen.as_deref(),
+            Some("1k6/ppp5/8/KP6/P7/8/Q2r4/4b3 w - - 0 1")
+        );
+        assert_eq!(found.question, "Example: and then Black's flag falls.");
+        // No side to move in the FEN: the story's side plays.
+        let black = position_in_question("4k3/8/8/8/8/8/4P3/4K3 Black plays Kd7. Is it a draw?")
+            .expect("a position");
+        assert_eq!(
+            black.fen.as_deref(),
+            Some("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1")
+        );
+        // A move that cannot be played there is not taken: the FEN stands alone.
+        let alone = position_in_question("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 White plays Qd8.")
+            .expect("a position");
+        assert!(alone.moves.is_empty());
     }
 
     #[test]
