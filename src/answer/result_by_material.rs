@@ -269,9 +269,7 @@ impl ResultByMaterial {
         if questions_the_arbiters_call(lower) || quickplay_claim_made(lower) {
             return None;
         }
-        let ending = if FLAG_VERBS.iter().any(|v| lower.contains(v))
-            || WIN_ON_TIME.iter().any(|v| lower.contains(v))
-        {
+        let ending = if FLAG_VERBS.iter().any(|v| lower.contains(v)) || win_on_time_told(lower) {
             Ending::Flag
         } else if RESIGN_VERBS.iter().any(|v| lower.contains(v)) {
             Ending::Resignation
@@ -1112,6 +1110,35 @@ const WIN_ON_TIME: &[&str] = &[
     "winning on time",
 ];
 
+/// Whether the story tells of a win on time, not only of trying for one ("he was trying to win
+/// on time" tells of no flag: the question is about the claim against it).
+fn win_on_time_told(lower: &str) -> bool {
+    const INTENT: &[&str] = &[
+        "trying to",
+        "try to",
+        "tries to",
+        "tried to",
+        "hoping to",
+        "hope to",
+        "hopes to",
+        "wants to",
+        "wanted to",
+        "want to",
+        "attempting to",
+        "playing to",
+        "play to",
+        "playing for a",
+        "play for a",
+        "going for a",
+    ];
+    WIN_ON_TIME.iter().any(|phrase| {
+        lower.match_indices(phrase).any(|(at, _)| {
+            let before = lower[..at].trim_end();
+            !INTENT.iter().any(|i| before.ends_with(i))
+        })
+    })
+}
+
 /// The party that would win on time, when the question names one.
 fn winner_on_time(lower: &str) -> Option<Party> {
     subject(lower, WIN_ON_TIME).and_then(Party::of_actor)
@@ -1488,6 +1515,12 @@ mod tests {
             Party::Asker,
             "It is a draw",
         );
+    }
+
+    #[test]
+    fn trying_to_win_on_time_is_no_flag() {
+        assert!(read("My rook against his rook and knight, 7 seconds left. I stopped the clock to claim a draw because he was trying to win on time. Will the arbiter accept?").is_none());
+        assert!(read("My rook against his rook and knight. He won on time. Fair?").is_some());
     }
 
     #[test]
