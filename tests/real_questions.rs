@@ -3,7 +3,9 @@
 //! fact). The set was split once into `dev` (tuned on) and `test` (never tuned on); this test
 //! grades both and prints the grades:
 //!
-//! - **fact**: the answer matches every `must` pattern and no `must_not` pattern;
+//! - **fact**: the answer matches every `must` pattern and no `must_not` pattern; also shown
+//!   for the answer before any second reading ("If your question is rather …"), the part an
+//!   asker reads as the answer to the question understood;
 //! - **wrong**: the answer matches a `must_not` pattern (it contradicts the ruling);
 //! - **off-topic**: no expected article among the citations and the fact not stated;
 //! - **first / top-3**: the deciding article is the first citation / among the first three
@@ -72,6 +74,9 @@ fn matches_any(patterns: &[String], text: &str) -> bool {
 struct Grades {
     total: usize,
     fact: usize,
+    /// The fact stated before any second reading ("If your question is rather …"), which
+    /// answers another question than the one first understood.
+    fact_first_reading: usize,
     wrong: usize,
     off_topic: usize,
     first: usize,
@@ -82,6 +87,7 @@ impl Grades {
     fn add(&mut self, other: &Grades) {
         self.total += other.total;
         self.fact += other.fact;
+        self.fact_first_reading += other.fact_first_reading;
         self.wrong += other.wrong;
         self.off_topic += other.off_topic;
         self.first += other.first;
@@ -94,9 +100,10 @@ impl Grades {
 
     fn line(&self, split: &str) -> String {
         format!(
-            "{split}: {} questions — fact {:.1}%, wrong {:.1}%, off-topic {:.1}%, deciding article first {:.1}%, in top 3 {:.1}%",
+            "{split}: {} questions — fact {:.1}% (before a second reading {:.1}%), wrong {:.1}%, off-topic {:.1}%, deciding article first {:.1}%, in top 3 {:.1}%",
             self.total,
             self.pct(self.fact),
+            self.pct(self.fact_first_reading),
             self.pct(self.wrong),
             self.pct(self.off_topic),
             self.pct(self.first),
@@ -124,6 +131,9 @@ fn load(split: &str) -> Vec<Question> {
     set.question
 }
 
+/// How the composer opens the paragraph of a second reading.
+const SECOND_READING: &str = "If your question is rather";
+
 fn grade(arbiter: &Arbiter, split: &str) -> Grades {
     let show = std::env::var("SHOW").is_ok_and(|s| s == split);
     grade_questions(arbiter, &load(split), show)
@@ -145,6 +155,13 @@ fn grade_questions(arbiter: &Arbiter, questions: &[Question], show: bool) -> Gra
         let deciding = &q.articles[0];
         let fact =
             matches_all(&q.must, &answer.answer) && !matches_any(&q.must_not, &answer.answer);
+        let first_reading = answer
+            .answer
+            .split(SECOND_READING)
+            .next()
+            .unwrap_or_default();
+        let fact_first_reading =
+            matches_all(&q.must, first_reading) && !matches_any(&q.must_not, first_reading);
         let wrong = matches_any(&q.must_not, &answer.answer);
         let any_article = cited
             .iter()
@@ -153,6 +170,7 @@ fn grade_questions(arbiter: &Arbiter, questions: &[Question], show: bool) -> Gra
         let top3 = cited.iter().take(3).any(|c| article_matches(c, deciding));
         g.total += 1;
         g.fact += fact as usize;
+        g.fact_first_reading += fact_first_reading as usize;
         g.wrong += wrong as usize;
         g.off_topic += (!any_article && !fact) as usize;
         g.first += first as usize;
