@@ -34,7 +34,10 @@ impl PositionRuling for CheckMateStalemate {
             && (matches!(
                 ask.topic,
                 Topic::Checkmate | Topic::Stalemate | Topic::Check
-            ) || ask.topic == Topic::General && ask.asks_result() && !ask.reads_off_the_board())
+            ) || ask.topic == Topic::General
+                && ask.asks_result()
+                && !ask.reads_off_the_board()
+                && !ask.tells_of_a_draw_agreement())
     }
 
     fn rule(&self, ask: &PositionAsk) -> Ruled {

@@ -43,6 +43,7 @@ impl PositionRuling for DeadPosition {
         ask.topic == Topic::DeadPosition
             || ask.topic == Topic::General
                 && !ask.reads_off_the_board()
+                && !ask.tells_of_a_draw_agreement()
                 && (ask.asks_to_play_on() || ask.asks_result() && (dead || ask.mentions(&["draw"])))
                 && !r.checkmate
                 && !r.stalemate

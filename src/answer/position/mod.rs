@@ -101,6 +101,30 @@ impl PositionAsk<'_> {
                 .is_some_and(|a| !BOARD.iter().any(|b| a.starts_with(b)))
     }
 
+    /// Whether the story tells of a draw the players agreed or offered ("1.e4 e5 2.Nf3 - draw
+    /// agreed. Can arbiters allow such a quick draw?"): the question is about the agreement,
+    /// which the rulebook decides, not about what the position allows.
+    pub fn tells_of_a_draw_agreement(&self) -> bool {
+        self.mentions(&[
+            "draw agreed",
+            "agreed a draw",
+            "agreed to a draw",
+            "agreed the draw",
+            "agreed draw",
+            "agree a draw",
+            "agree to a draw",
+            "draw was agreed",
+            "draw offer",
+            "offered a draw",
+            "offer a draw",
+            "offers a draw",
+            "accepted a draw",
+            "accepted the draw",
+            "quick draw",
+            "short draw",
+        ])
+    }
+
     /// Whether the question asks for the result or whether play goes on ("do I win?", "who
     /// wins?", "is it a draw?", "do we have to keep playing?").
     pub fn asks_result(&self) -> bool {
