@@ -757,10 +757,6 @@ impl RulingMatcher {
     }
 }
 
-/// The larger of two numbers, as `f32::max` gives it for the cosines compared here (never
-/// NaN, never -0), without its NaN handling: a running maximum over every phrasing is then
-/// one compare a value instead of three dependent instructions.
-#[inline(always)]
 /// The share of its rarity a stem weighs in a question: "white" and "black" name the players
 /// of nearly every scenario, so they say little about which ruling is asked for.
 fn colour_factor(stem: &str) -> f32 {
@@ -771,6 +767,10 @@ fn colour_factor(stem: &str) -> f32 {
     }
 }
 
+/// The larger of two numbers, as `f32::max` gives it for the cosines compared here (never
+/// NaN, never -0), without its NaN handling: a running maximum over every phrasing is then
+/// one compare a value instead of three dependent instructions.
+#[inline(always)]
 fn larger(a: f32, b: f32) -> f32 {
     if b > a { b } else { a }
 }
