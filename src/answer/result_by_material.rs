@@ -950,6 +950,8 @@ fn possible_why(mater: &Army, defender: Party) -> String {
 /// Whose flag fell, by the first flag the text names; `None` when it names someone who is
 /// no player.
 fn flagged_party(lower: &str) -> Option<Party> {
+    let resolved = pronoun_flag_by_colour(lower);
+    let lower = resolved.as_deref().unwrap_or(lower);
     let flag_named = FLAG_VERBS.iter().any(|v| lower.contains(v));
     if !flag_named {
         return winner_on_time(lower).map(Party::other);
@@ -968,6 +970,43 @@ fn flagged_party(lower: &str) -> Option<Party> {
         (None, Some(actor)) => Party::of_actor(actor),
         (None, None) => Some(Party::Flagger),
     }
+}
+
+/// A story told without "I" about White and Black, with a flag owned by a pronoun ("Black
+/// takes the queen, then points out that her own flag has fallen"): the pronoun's flag named
+/// by the colour that is the subject of its sentence (the first colour there that is not a
+/// possessive). `None` when the story has a first person, or no such colour.
+fn pronoun_flag_by_colour(lower: &str) -> Option<String> {
+    const FIRST_PERSON: &[&str] = &[" i ", " i'", " my ", " me ", " mine "];
+    const PRONOUN_FLAGS: &[&str] = &[
+        "his own flag",
+        "her own flag",
+        "their own flag",
+        "his flag",
+        "her flag",
+        "their flag",
+    ];
+    if FIRST_PERSON.iter().any(|w| lower.contains(w)) {
+        return None;
+    }
+    let (at, phrase) = PRONOUN_FLAGS
+        .iter()
+        .filter_map(|p| lower.find(p).map(|at| (at, *p)))
+        .min_by_key(|(at, _)| *at)?;
+    // A sentence ends at a mark before a space ("...Qxd1" is a move, not an end).
+    let sentence_start = lower[..at]
+        .char_indices()
+        .rev()
+        .find(|&(i, c)| matches!(c, '.' | '!' | '?') && lower[i + 1..].starts_with(' '))
+        .map_or(0, |(i, _)| i + 1);
+    let colour = lower[sentence_start..at]
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .find(|w| matches!(*w, "white" | "black"))?;
+    Some(format!(
+        "{}{colour}'s flag{}",
+        &lower[..at],
+        &lower[at + phrase.len()..]
+    ))
 }
 
 /// Whether the first flag named is one somebody calls or claims, without saying whose ("he
@@ -1513,6 +1552,15 @@ mod tests {
         assert_verdict(
             "I had rook and king, he had just his king. My flag fell. He claimed a win on time, the arbiter gave a draw. Not complaining but he is. Isn't a flag a flag?",
             Party::Asker,
+            "It is a draw",
+        );
+    }
+
+    #[test]
+    fn a_pronoun_flag_in_a_story_of_colours_is_its_sentence_subjects() {
+        assert_verdict(
+            "Black takes White's queen with ...Qxd1, then points out that her own flag has fallen. White has a bare king. Is it a draw?",
+            Party::Black,
             "It is a draw",
         );
     }
