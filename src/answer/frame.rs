@@ -1017,7 +1017,8 @@ pub fn sub_questions(question: &str) -> Vec<String> {
         let continues = opens_with_any(opening, CONTINUATION_OPENINGS)
             || is_alternative_of_the_last(opening)
             || exemplifies_the_last
-            || varies_the_last;
+            || varies_the_last
+            || checks_the_story(s);
         match parts.last_mut() {
             Some(last) if content_words < 3 || continues => {
                 last.push(' ');
@@ -1038,6 +1039,20 @@ pub fn sub_questions(question: &str) -> Vec<String> {
         parts.push(text.to_string());
     }
     parts
+}
+
+/// A closing check on what the story told, tagged "…, right?" with "this", "that" or "it"
+/// for the story ("I'm new, but this has got to be a bug, right?"): it asks nothing alone.
+fn checks_the_story(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    let tagged = [", right?", ", correct?", ", true?", ", no?"]
+        .iter()
+        .any(|t| lower.trim_end().ends_with(t));
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .collect();
+    tagged && words.iter().any(|w| matches!(*w, "this" | "that" | "it"))
 }
 
 /// Whether a question opens with an item number: "2) If I had…", "(b) What…", "3. Can…".
@@ -2266,6 +2281,15 @@ mod tests {
                 "My son plays his first rated event. Must he write his opponent's moves too?",
                 "My son plays his first rated event. Can he write his own move first?"
             ]
+        );
+        // A closing "this must be a bug, right?" checks the story and stays with it.
+        assert_eq!(
+            sub_questions(
+                "I moved my pawn from c2 to c4 and the computer took it with its d4 pawn on \
+                 c3?? I'm a chess noob, but this has got to be some kind of bug, right?"
+            )
+            .len(),
+            1
         );
         // A second question about the first one's answer is not asked alone.
         assert_eq!(
