@@ -63,8 +63,27 @@ pub fn number(word: &str) -> Option<u32> {
     word.parse().ok()
 }
 
+/// Where the last sentence of `text` that `marks` end, followed by a space, stops: the byte
+/// just after its mark ("He castled. Later we noticed. 1) Would…" stops after "noticed.";
+/// "...Qxd1 then" ends nothing: a move's dots are followed by a letter). `None` when no sentence
+/// ends in `text`.
+pub fn last_sentence_end(text: &str, marks: &[char]) -> Option<usize> {
+    text.char_indices()
+        .rev()
+        .find(|&(i, c)| marks.contains(&c) && text[i + 1..].starts_with(char::is_whitespace))
+        .map(|(i, _)| i + 1)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_last_sentence_end_is_a_mark_before_a_space() {
+        let text = "He castled. Black took ...Qxd1 then her flag";
+        assert_eq!(super::last_sentence_end(text, &['.', '!']), Some(11));
+        assert_eq!(super::last_sentence_end("...Qxd1 then", &['.']), None);
+        assert_eq!(super::last_sentence_end("Why? Then", &['.', '!']), None);
+    }
+
     #[test]
     fn counts_in_digits_and_words() {
         for (word, n) in [

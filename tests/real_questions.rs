@@ -153,15 +153,15 @@ fn grade_questions(arbiter: &Arbiter, questions: &[Question], show: bool) -> Gra
             .map(|c| c.article.as_str())
             .collect();
         let deciding = &q.articles[0];
-        let fact =
-            matches_all(&q.must, &answer.answer) && !matches_any(&q.must_not, &answer.answer);
+        let states_the_fact =
+            |text: &str| matches_all(&q.must, text) && !matches_any(&q.must_not, text);
+        let fact = states_the_fact(&answer.answer);
         let first_reading = answer
             .answer
             .split(SECOND_READING)
             .next()
             .unwrap_or_default();
-        let fact_first_reading =
-            matches_all(&q.must, first_reading) && !matches_any(&q.must_not, first_reading);
+        let fact_first_reading = states_the_fact(first_reading);
         let wrong = matches_any(&q.must_not, &answer.answer);
         let any_article = cited
             .iter()

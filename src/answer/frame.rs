@@ -993,12 +993,12 @@ pub fn sub_questions(question: &str) -> Vec<String> {
         }
         // Only a numbered item shares the story: other later questions often ask something
         // of their own.
-        let context = if parts.is_empty() {
+        let context: &str = if parts.is_empty() {
             &pending
         } else if numbered_item(opening) {
             &story
         } else {
-            &String::new()
+            ""
         };
         let full = if context.is_empty() {
             s.to_string()
@@ -1069,13 +1069,7 @@ fn numbered_item(opening: &str) -> bool {
 /// Later we noticed. 1) Would he have to move his king?"): the text up to the last sentence
 /// end (a '.' or '!' before a space) before the question's own sentence.
 fn statements_before_question(sentence: &str) -> &str {
-    sentence
-        .char_indices()
-        .rev()
-        .find(|&(i, c)| {
-            matches!(c, '.' | '!') && sentence[i + 1..].starts_with(char::is_whitespace)
-        })
-        .map_or("", |(i, _)| sentence[..=i].trim())
+    crate::text::last_sentence_end(sentence, &['.', '!']).map_or("", |end| sentence[..end].trim())
 }
 
 /// Openings of a question that draws a conclusion from the one before ("White timed out, so

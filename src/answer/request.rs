@@ -229,15 +229,18 @@ fn fen_and_moves(question: &str, found: &regex::Captures) -> Option<InlinePositi
 }
 
 /// A move told right after a FEN, without a move number ("…/4b3 - White plays Qg8+ and then
-/// Black's flag falls"): the move, the FEN it is played from (a FEN that gives no side to move
-/// takes the side the story names) and where the move ends in `text`. `None` when no such move
-/// is told or it cannot be played there.
+/// Black's flag falls").
 struct NarratedMove {
+    /// The FEN it is played from: a FEN that gives no side to move takes the side the story
+    /// names.
     fen: String,
     san: String,
+    /// Where the move ends in the text read.
     end: usize,
 }
 
+/// The move `text` tells first, played from `fen`; `None` when no move is told there or it
+/// cannot be played.
 fn narrated_move(text: &str, fen: &str, side_unstated: bool) -> Option<NarratedMove> {
     static TOLD: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(&format!(

@@ -761,16 +761,22 @@ fn in_first_person(text: &str, pronouns: &Regex) -> String {
         .into_owned()
 }
 
+/// Whether the story has a first person in it ("I", "my", "we"…): its "he" and "she" are then
+/// the others at the board, not the player it is told of.
+fn told_in_first_person(lower: &str) -> bool {
+    static FIRST_PERSON: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b(i|me|my|mine|i'm|i've|i'd|we|our|us)\b").expect("valid regex")
+    });
+    FIRST_PERSON.is_match(lower)
+}
+
 /// A story told of somebody else, with no first person in it ("his flag fell; he had king
 /// and bishop, his opponent only a knight"): "he" is the player and "his opponent" the other,
 /// read as [`for_the_player`] reads a son's game and answered about "him".
 fn told_of_a_player(lower: &str) -> Option<(String, SpokenFor)> {
-    static FIRST_PERSON: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\b(i|me|my|mine|i'm|i've|i'd|we|our|us)\b").expect("valid regex")
-    });
     static PRONOUN: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"\b(he|his|him|he's|she|her|she's)\b").expect("valid regex"));
-    if FIRST_PERSON.is_match(lower) {
+    if told_in_first_person(lower) {
         return None;
     }
     let (other, spoken_for) = if lower.contains("his opponent") {
@@ -977,7 +983,6 @@ fn flagged_party(lower: &str) -> Option<Party> {
 /// by the colour that is the subject of its sentence (the first colour there that is not a
 /// possessive). `None` when the story has a first person, or no such colour.
 fn pronoun_flag_by_colour(lower: &str) -> Option<String> {
-    const FIRST_PERSON: &[&str] = &[" i ", " i'", " my ", " me ", " mine "];
     const PRONOUN_FLAGS: &[&str] = &[
         "his own flag",
         "her own flag",
@@ -986,19 +991,15 @@ fn pronoun_flag_by_colour(lower: &str) -> Option<String> {
         "her flag",
         "their flag",
     ];
-    if FIRST_PERSON.iter().any(|w| lower.contains(w)) {
+    if told_in_first_person(lower) {
         return None;
     }
     let (at, phrase) = PRONOUN_FLAGS
         .iter()
         .filter_map(|p| lower.find(p).map(|at| (at, *p)))
         .min_by_key(|(at, _)| *at)?;
-    // A sentence ends at a mark before a space ("...Qxd1" is a move, not an end).
-    let sentence_start = lower[..at]
-        .char_indices()
-        .rev()
-        .find(|&(i, c)| matches!(c, '.' | '!' | '?') && lower[i + 1..].starts_with(' '))
-        .map_or(0, |(i, _)| i + 1);
+    let sentence_start =
+        crate::text::last_sentence_end(&lower[..at], &['.', '!', '?']).unwrap_or(0);
     let colour = lower[sentence_start..at]
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .find(|w| matches!(*w, "white" | "black"))?;
