@@ -365,6 +365,22 @@ struct Candidate {
     fit: f32,
 }
 
+/// What a ruling's fit weighs beside its similarity and search rank ([`Arbiter::ruling_fit`]).
+struct FitTerms {
+    /// The other search hits' vote for its deciding article.
+    agreement: f32,
+    /// How its settings meet the question's ([`MatchTuning::setting_fit`]).
+    setting: f32,
+    /// Decided by the flag rule, for a question that says nothing of time.
+    off_flag: bool,
+    /// Its premise is not stated by the question.
+    premise_unmet: bool,
+    /// It defines a term the question names bare.
+    bare_term_definition: bool,
+    /// It defines a term, for a question on what happens.
+    definition_for_consequence: bool,
+}
+
 /// What a question (or one part of it) says, as the fit of each ruling reads it.
 struct AskedFor<'a> {
     /// Nothing about time, a clock or a flag.
@@ -470,23 +486,31 @@ impl Arbiter {
         asked: &AskedFor,
     ) -> f32 {
         let t = &self.match_tuning;
+        let f = self.fit_terms(passage, meta, asked);
+        let factor = |holds: bool, weight: f32| if holds { weight } else { 1.0 };
+        let blend =
+            t.similarity * similarity + (1.0 - t.similarity) * rank + t.article_vote * f.agreement;
+        blend.max(t.similarity_alone * similarity)
+            * f.setting
+            * factor(f.off_flag, t.flag_unasked)
+            * factor(f.premise_unmet, t.premise_missing)
+            * factor(f.bare_term_definition, t.bare_term_definition)
+            * factor(f.definition_for_consequence, t.definition_for_consequence)
+    }
+
+    /// What a ruling's fit weighs beside its similarity and search rank.
+    fn fit_terms(&self, passage: usize, meta: &RulingMeta, asked: &AskedFor) -> FitTerms {
         let p = &self.book.passages[passage];
         let deciding = p.deciding_article();
-        let agreement = deciding.map_or(0.0, |a| agreement_with(a, passage, asked.votes));
-        let blend =
-            t.similarity * similarity + (1.0 - t.similarity) * rank + t.article_vote * agreement;
-        let off_flag = asked.time_unasked && deciding.is_some_and(|a| FLAG_TEST.contains(&a));
-        let factor = |holds: bool, weight: f32| if holds { weight } else { 1.0 };
         let defining = defines(&p.title);
-        blend.max(t.similarity_alone * similarity)
-            * t.setting_fit(meta, asked.settings)
-            * factor(off_flag, t.flag_unasked)
-            * factor(
-                !self.premise_tests.met(passage, &asked.said),
-                t.premise_missing,
-            )
-            * factor(asked.bare_term && defining, t.bare_term_definition)
-            * factor(asked.consequence && defining, t.definition_for_consequence)
+        FitTerms {
+            agreement: deciding.map_or(0.0, |a| agreement_with(a, passage, asked.votes)),
+            setting: self.match_tuning.setting_fit(meta, asked.settings),
+            off_flag: asked.time_unasked && deciding.is_some_and(|a| FLAG_TEST.contains(&a)),
+            premise_unmet: !self.premise_tests.met(passage, &asked.said),
+            bare_term_definition: asked.bare_term && defining,
+            definition_for_consequence: asked.consequence && defining,
+        }
     }
 
     /// The best passage for one part of a question, if the match can be trusted.
