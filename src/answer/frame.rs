@@ -951,52 +951,63 @@ pub fn sub_questions(question: &str) -> Vec<String> {
     if inline.len() >= 2 {
         return inline;
     }
-    let mut parts: Vec<String> = Vec::new();
-    let mut pending = String::new();
-    // The statements before the first question: the story every later question asks about
-    // ("He castled although his king had moved. 1) … 2) If I had noticed later, what would the
-    // ruling have been?").
-    let mut story = String::new();
+    let mut split = SentenceParts::default();
     for sentence in question_sentences(text) {
         let s = sentence.trim();
         if s.is_empty() {
             continue;
         }
-        if !s.ends_with('?') {
-            // A closing statement without a question: context for the last part.
-            match parts.last_mut() {
-                Some(last) => {
-                    last.push(' ');
-                    last.push_str(s);
-                }
-                None => pending = s.to_string(),
-            }
-            continue;
+        if s.ends_with('?') {
+            split.question(s);
+        } else {
+            split.statement(s);
         }
-        let content_words = s
-            .split_whitespace()
-            .map(|w| {
-                w.trim_matches(|c: char| !c.is_alphanumeric())
-                    .to_lowercase()
-            })
-            .filter(|w| w.len() > 3 && !FOLLOW_UP_WORDS.contains(&w.as_str()))
-            .count();
+    }
+    split.finish(text)
+}
+
+/// The parts of a question, built sentence by sentence ([`sub_questions`]).
+#[derive(Default)]
+struct SentenceParts {
+    parts: Vec<String>,
+    /// Statements not yet given to a part: the context of the next question.
+    pending: String,
+    /// The statements before the first question: the story every later numbered question asks
+    /// about ("He castled although his king had moved. 1) … 2) If I had noticed later, what
+    /// would the ruling have been?").
+    story: String,
+}
+
+impl SentenceParts {
+    /// A closing statement without a question: context for the last part, or for the next.
+    fn statement(&mut self, s: &str) {
+        match self.parts.last_mut() {
+            Some(last) => {
+                last.push(' ');
+                last.push_str(s);
+            }
+            None => self.pending = s.to_string(),
+        }
+    }
+
+    /// A question: a part of its own, or the last part asked again or carried on.
+    fn question(&mut self, s: &str) {
         // A cut marked in a quotation ("(…) So the time does not matter?") is not an opening.
         let opening = s.trim_start_matches(|c: char| {
             c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '…' | '.')
         });
-        if parts.is_empty() {
-            story = [pending.as_str(), statements_before_question(s)]
+        if self.parts.is_empty() {
+            self.story = [self.pending.as_str(), statements_before_question(s)]
                 .join(" ")
                 .trim()
                 .to_string();
         }
         // Only a numbered item shares the story: other later questions often ask something
         // of their own.
-        let context: &str = if parts.is_empty() {
-            &pending
+        let context: &str = if self.parts.is_empty() {
+            &self.pending
         } else if numbered_item(opening) {
-            &story
+            &self.story
         } else {
             ""
         };
@@ -1005,8 +1016,23 @@ pub fn sub_questions(question: &str) -> Vec<String> {
         } else {
             format!("{context} {s}")
         };
-        pending.clear();
-        let exemplifies_the_last = parts
+        self.pending.clear();
+        let content_words = content_word_count(s);
+        let continues = self.continued_by(s, opening, content_words);
+        match self.parts.last_mut() {
+            Some(last) if content_words < 3 || continues => {
+                last.push(' ');
+                last.push_str(s);
+            }
+            _ => self.parts.push(full),
+        }
+    }
+
+    /// Whether question `s` (opening with `opening`) carries on the last part rather than
+    /// asking something of its own.
+    fn continued_by(&self, s: &str, opening: &str, content_words: usize) -> bool {
+        let exemplifies_the_last = self
+            .parts
             .last()
             .is_some_and(|last| last.split_whitespace().count() <= VAGUE_WORDS)
             && opens_with_any(opening, EXAMPLE_OPENINGS);
@@ -1014,31 +1040,41 @@ pub fn sub_questions(question: &str) -> Vec<String> {
         // about" asks the question before it again of another case, and says little alone.
         let varies_the_last =
             content_words <= VARIANT_WORDS && opens_with_any(opening, VARIANT_OPENINGS);
-        let continues = opens_with_any(opening, CONTINUATION_OPENINGS)
+        opens_with_any(opening, CONTINUATION_OPENINGS)
             || is_alternative_of_the_last(opening)
             || exemplifies_the_last
             || varies_the_last
-            || checks_the_story(s);
-        match parts.last_mut() {
-            Some(last) if content_words < 3 || continues => {
-                last.push(' ');
-                last.push_str(s);
-            }
-            _ => parts.push(full),
+            || checks_the_story(s)
+    }
+
+    /// The parts, a lone one split on "…, or if …" / "… and …?" when it asks two things.
+    fn finish(mut self, text: &str) -> Vec<String> {
+        if !self.pending.is_empty() {
+            self.parts.push(self.pending);
         }
+        if self.parts.len() == 1
+            && let Some(split) =
+                split_or_if(&self.parts[0]).or_else(|| split_and_asking(&self.parts[0]))
+        {
+            return split;
+        }
+        if self.parts.is_empty() {
+            self.parts.push(text.to_string());
+        }
+        self.parts
     }
-    if !pending.is_empty() {
-        parts.push(pending);
-    }
-    if parts.len() == 1
-        && let Some(split) = split_or_if(&parts[0]).or_else(|| split_and_asking(&parts[0]))
-    {
-        return split;
-    }
-    if parts.is_empty() {
-        parts.push(text.to_string());
-    }
-    parts
+}
+
+/// The words of a sentence that say something: longer than three letters and not a follow-up
+/// word ("what", "about", …).
+fn content_word_count(s: &str) -> usize {
+    s.split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|w| w.len() > 3 && !FOLLOW_UP_WORDS.contains(&w.as_str()))
+        .count()
 }
 
 /// A closing check on what the story told, tagged "…, right?" with "this", "that" or "it"

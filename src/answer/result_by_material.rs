@@ -239,6 +239,49 @@ const BOTH_HOLD: &[&str] = &[
     "each player has ",
 ];
 
+/// How the story says the game ended, if by a flag, a resignation or a second illegal move
+/// whose result the armies decide (not when both flags fell, the arbiter's call is questioned
+/// or a quickplay-finish claim was made).
+fn ending_told(lower: &str) -> Option<Ending> {
+    if lower.contains("both flags") || lower.contains("both players ran out") {
+        return None;
+    }
+    if questions_the_arbiters_call(lower) || quickplay_claim_made(lower) {
+        return None;
+    }
+    if FLAG_VERBS.iter().any(|v| lower.contains(v)) || win_on_time_told(lower) {
+        Some(Ending::Flag)
+    } else if RESIGN_VERBS.iter().any(|v| lower.contains(v)) {
+        Some(Ending::Resignation)
+    } else if SECOND_ILLEGAL.iter().any(|v| lower.contains(v)) && !unfinished_move(lower) {
+        Some(Ending::SecondIllegalMove)
+    } else {
+        None
+    }
+}
+
+/// The defender named by colour, in the asker's own terms when the armies are told that way
+/// ("I (black) timed out with…, the opponent (white) has…"). An army said to be both players',
+/// "KN v KN", is everyone's: it names no terms.
+fn in_the_askers_terms(
+    defender: Party,
+    armies: &[(usize, Party, Army)],
+    asker_colour: Option<Party>,
+) -> Party {
+    let relative = armies.iter().any(|(at, o, _)| {
+        o.terms() == Terms::Relative
+            && !armies
+                .iter()
+                .any(|(at2, o2, _)| at2 == at && o2.terms() == Terms::Colours)
+    });
+    match (defender.terms(), relative) {
+        (Terms::Colours, true) => {
+            in_terms_of(defender, Party::Asker, asker_colour).unwrap_or(defender)
+        }
+        _ => defender,
+    }
+}
+
 impl ResultByMaterial {
     /// Reads a question that says how a game ended (whose flag fell, who resigned, who made a
     /// second illegal move) and what the other player had. Questions under other rules (US
@@ -263,21 +306,7 @@ impl ResultByMaterial {
                 .replace("player 2", "player b")
         });
         let lower = lettered.as_ref().unwrap_or(&frame.lower);
-        if lower.contains("both flags") || lower.contains("both players ran out") {
-            return None;
-        }
-        if questions_the_arbiters_call(lower) || quickplay_claim_made(lower) {
-            return None;
-        }
-        let ending = if FLAG_VERBS.iter().any(|v| lower.contains(v)) || win_on_time_told(lower) {
-            Ending::Flag
-        } else if RESIGN_VERBS.iter().any(|v| lower.contains(v)) {
-            Ending::Resignation
-        } else if SECOND_ILLEGAL.iter().any(|v| lower.contains(v)) && !unfinished_move(lower) {
-            Ending::SecondIllegalMove
-        } else {
-            return None;
-        };
+        let ending = ending_told(lower)?;
         // Rewritten only for a question that names a flag: they keep every flag word.
         let first_person = for_the_player(lower);
         let spoken_for = first_person.as_ref().map(|(_, player)| *player);
@@ -315,20 +344,7 @@ impl ResultByMaterial {
             Ending::Resignation => resigned_party(lower)?,
             Ending::SecondIllegalMove => second_offender(lower)?,
         };
-        // "I (black) timed out with…, the opponent (white) has…": the asker's own terms.
-        // (An army said to be both players', "KN v KN", is everyone's: it names no terms.)
-        let relative = armies.iter().any(|(at, o, _)| {
-            o.terms() == Terms::Relative
-                && !armies
-                    .iter()
-                    .any(|(at2, o2, _)| at2 == at && o2.terms() == Terms::Colours)
-        });
-        let defender = match (defender.terms(), relative) {
-            (Terms::Colours, true) => {
-                in_terms_of(defender, Party::Asker, asker_colour).unwrap_or(defender)
-            }
-            _ => defender,
-        };
+        let defender = in_the_askers_terms(defender, &armies, asker_colour);
         // "He took my last pawn": what the story says was captured afterwards is gone.
         let after_captures =
             |p: Party| army_of(p).map(|army| without_last_captured(army, lower, p == Party::Asker));
