@@ -63,6 +63,13 @@ pub fn number(word: &str) -> Option<u32> {
     word.parse().ok()
 }
 
+/// The words of `text`, in order: its runs of letters, digits and apostrophes ("opponent's",
+/// "i'm"); everything else separates them.
+pub fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+}
+
 /// Where the last sentence of `text` that `marks` end, followed by a space, stops: the byte
 /// just after its mark ("He castled. Later we noticed. 1) Would…" stops after "noticed.";
 /// "...Qxd1 then" ends nothing: a move's dots are followed by a letter). `None` when no sentence

@@ -32,7 +32,7 @@
 use std::collections::HashSet;
 
 use regex::RegexBuilder;
-use rules_arbiter::answer::{Answer, Arbiter, AskRequest, MatchTuning};
+use rules_arbiter::answer::{Answer, Arbiter, AskRequest, MatchTuning, SECOND_READING};
 use rules_arbiter::rulebook::{Rulebook, article_matches};
 use serde::Deserialize;
 
@@ -130,9 +130,6 @@ fn load(split: &str) -> Vec<Question> {
     let set: Set = toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     set.question
 }
-
-/// How the composer opens the paragraph of a second reading.
-const SECOND_READING: &str = "If your question is rather";
 
 fn grade(arbiter: &Arbiter, split: &str) -> Grades {
     let show = std::env::var("SHOW").is_ok_and(|s| s == split);

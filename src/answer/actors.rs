@@ -506,10 +506,7 @@ fn last_actor(text: &str) -> Option<Actor> {
 /// Black, the holder of the pieces it describes first ("the player with king and bishop", "I
 /// had king and bishop"), the side to move.
 pub fn actors_in(lower: &str) -> Vec<Actor> {
-    let named: Vec<Actor> = lower
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .filter_map(actor_word)
-        .collect();
+    let named: Vec<Actor> = crate::text::words(lower).filter_map(actor_word).collect();
     let mut out: Vec<Actor> = [Actor::Asker, Actor::Opponent, Actor::White, Actor::Black]
         .into_iter()
         .filter(|a| named.contains(a))

@@ -1084,11 +1084,7 @@ fn checks_the_story(sentence: &str) -> bool {
     let tagged = [", right?", ", correct?", ", true?", ", no?"]
         .iter()
         .any(|t| lower.trim_end().ends_with(t));
-    let words: Vec<&str> = lower
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .filter(|w| !w.is_empty())
-        .collect();
-    tagged && words.iter().any(|w| matches!(*w, "this" | "that" | "it"))
+    tagged && crate::text::words(&lower).any(|w| matches!(w, "this" | "that" | "it"))
 }
 
 /// Whether a question opens with an item number: "2) If I had…", "(b) What…", "3. Can…".

@@ -337,6 +337,10 @@ struct PartMatch {
     runner_up: Option<Candidate>,
 }
 
+/// How the paragraph of a second reading opens (the chat page and the evaluation find it by
+/// this).
+pub const SECOND_READING: &str = "If your question is rather";
+
 /// How many of the search's best hits a part's candidates take in (each scored by the matcher
 /// too, and each casting its article vote).
 const HITS_WEIGHED: usize = 15;
@@ -837,7 +841,7 @@ impl Arbiter {
         if let Some(other) = self.close_second_reading(&chosen) {
             let p = &self.book.passages[other];
             paragraphs.push(format!(
-                "If your question is rather “{}” — {}",
+                "{SECOND_READING} “{}” — {}",
                 p.title,
                 self.paragraph(p, frame.kind, false)
             ));

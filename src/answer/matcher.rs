@@ -346,8 +346,7 @@ static STOP_SET: LazyLock<FxHashSet<&'static str>> =
 fn stems_with(text: &str, stem: &mut impl FnMut(&str) -> String) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let lower = text.to_lowercase();
-    let words: Vec<&str> = lower
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+    let words: Vec<&str> = crate::text::words(&lower)
         .map(|w| w.trim_matches('\''))
         .filter(|w| !w.is_empty())
         .collect();

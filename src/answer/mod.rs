@@ -14,7 +14,7 @@ mod move_orders;
 mod result_by_material;
 mod time_control;
 #[doc(hidden)]
-pub use from_rulebook::MatchTuning;
+pub use from_rulebook::{MatchTuning, SECOND_READING};
 pub mod intent;
 pub mod matcher;
 mod not_the_rules;

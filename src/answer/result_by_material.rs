@@ -622,8 +622,7 @@ fn no_flag_fell(lower: &str) -> bool {
             let Some(anybody) = ANYBODY.iter().filter_map(|a| clause.rfind(a)).max() else {
                 return false;
             };
-            !clause[anybody..]
-                .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+            !crate::text::words(&clause[anybody..])
                 .skip(1)
                 .any(|w| actor_word(w).is_some())
         })
@@ -1016,9 +1015,8 @@ fn pronoun_flag_by_colour(lower: &str) -> Option<String> {
         .min_by_key(|(at, _)| *at)?;
     let sentence_start =
         crate::text::last_sentence_end(&lower[..at], &['.', '!', '?']).unwrap_or(0);
-    let colour = lower[sentence_start..at]
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .find(|w| matches!(*w, "white" | "black"))?;
+    let colour =
+        crate::text::words(&lower[sentence_start..at]).find(|w| matches!(*w, "white" | "black"))?;
     Some(format!(
         "{}{colour}'s flag{}",
         &lower[..at],
