@@ -33,8 +33,17 @@ impl PositionRuling for EnPassant {
         };
         let capturer =
             subject(&ask.lower, &["take", "capture"]).and_then(|a| ask.actors.side_of(&a));
+        let wrong_side = capturer.is_some_and(|s| s != ask.mover());
+        // The pawn did just advance two squares and the asked capture is refused only because it
+        // would leave the capturer's king in check: 3.9.2 decides that, before the en passant
+        // articles.
+        let exposes_king = !wrong_side
+            && info.articles.contains(&"3.9.2")
+            && asked
+                .iter()
+                .any(|c| info.target.as_deref() == Some(&c.target.to_string()));
         let mut ruled = match (tested, asked.is_empty()) {
-            _ if capturer.is_some_and(|s| s != ask.mover()) => not_on_move(ask),
+            _ if wrong_side => not_on_move(ask),
             (Some(mv), true) => named_move(ask, mv),
             (_, false) => candidates_ruling(ask, &asked),
             (None, true) => Ruled::new(format!(
@@ -52,6 +61,9 @@ impl PositionRuling for EnPassant {
             .claims
             .sort_by_key(|c| c.value != serde_json::Value::Bool(yes));
         ruled.marks.extend(info.target.iter().cloned());
+        if exposes_king {
+            ruled.cite(["3.9.2"]);
+        }
         ruled.cite(["3.7.3.1", "3.7.3.2"]);
         ruled
     }
