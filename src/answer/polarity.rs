@@ -114,7 +114,7 @@ pub fn asks_whether_someone_is_right(lower: &str) -> bool {
             "{NAMED_PERSON_IS_RIGHT}{}",
             concat!(
                 r"|\bwho(\s+is|'s)\s+right\b",
-                r"|\b(is|was)\s+(that|this)\s+(right|true|correct|fair)\b|\b(is|was)\s+it\s+(true|correct)\b",
+                r"|\b(is|was)\s+(that|this)\s+(right|true|correct|fair)\b",
                 // A statement followed by a one-word question ("… if you still have your queen. True?").
                 r"|(^|[.!?;:]\s*)(true|fair|correct|right|really)\s*\?",
                 // A negative statement with a tag ("so i cant claim 3fold right?"): a bare "Yes"
@@ -124,7 +124,26 @@ pub fn asks_whether_someone_is_right(lower: &str) -> bool {
         ))
         .expect("valid regex")
     });
-    RE.is_match(lower)
+    RE.is_match(lower) || asks_whether_a_saying_is_true(lower)
+}
+
+/// "Is it true…?" asks about a saying. Followed by the saying itself ("Is it true that a king
+/// on the far side draws?"), it asks what the saying asks, and a ruling on that question
+/// answers it with its own "Yes" or "No" — unless the saying is negative ("Is it true that you
+/// can't castle after a check?"), where the ruling's "Yes" would read as agreeing.
+fn asks_whether_a_saying_is_true(lower: &str) -> bool {
+    static RE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b(is|was)\s+it\s+(true|correct)\b(\s+or\s+not)?(?P<that>\s+that\b(?P<saying>[^?]*))?")
+            .expect("valid regex")
+    });
+    static NEGATIVE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b(not|no|never|cannot|can't|cant|isn't|isnt|doesn't|doesnt|don't|dont|won't|wont|mustn't|shouldn't|nobody|nothing)\b")
+            .expect("valid regex")
+    });
+    RE.captures(lower).is_some_and(|c| match c.name("saying") {
+        Some(saying) => NEGATIVE.is_match(saying.as_str()),
+        None => true,
+    })
 }
 
 /// `text` without its bare "Yes" or "No" opening, the rest capitalised.
@@ -204,5 +223,10 @@ mod tests {
         assert!(asks(
             "a kid in my club says you can't promote to a queen if you still have one. true?"
         ));
+        assert!(asks("he claimed the win. is it true?"));
+        assert!(!asks(
+            "is it true that if you get your king to the other side of the board it's a draw?"
+        ));
+        assert!(asks("is it true that you can't castle after a check?"));
     }
 }
