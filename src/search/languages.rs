@@ -1,5 +1,6 @@
 //! Questions written in another language (rulebook/languages.toml): the chess terms of a
-//! German, French, Dutch, Spanish, Italian, Portuguese or Polish question, read in their English
+//! German, French, Dutch, Spanish, Italian, Portuguese, Polish, Swedish, Norwegian, Danish or
+//! Czech question, read in their English
 //! words, and its moves written with English piece letters. The rulebook and its rulings are
 //! English; a question in another language would otherwise match only the passages that list
 //! foreign piece names (C.3, D.2.1). Data, not code, so that maintainers can add terms.
@@ -20,10 +21,15 @@ pub enum Language {
     Italian,
     Portuguese,
     Polish,
+    Swedish,
+    /// Bokmål (what `whatlang` detects).
+    Norwegian,
+    Danish,
+    Czech,
 }
 
 impl Language {
-    const ALL: [Language; 7] = [
+    const ALL: [Language; 11] = [
         Language::German,
         Language::French,
         Language::Dutch,
@@ -31,6 +37,10 @@ impl Language {
         Language::Italian,
         Language::Portuguese,
         Language::Polish,
+        Language::Swedish,
+        Language::Norwegian,
+        Language::Danish,
+        Language::Czech,
     ];
 
     /// The section of languages.toml that holds this language's terms.
@@ -43,6 +53,10 @@ impl Language {
             Language::Italian => "it",
             Language::Portuguese => "pt",
             Language::Polish => "pl",
+            Language::Swedish => "sv",
+            Language::Norwegian => "no",
+            Language::Danish => "da",
+            Language::Czech => "cs",
         }
     }
 
@@ -55,6 +69,10 @@ impl Language {
             Language::Italian => "Italian",
             Language::Portuguese => "Portuguese",
             Language::Polish => "Polish",
+            Language::Swedish => "Swedish",
+            Language::Norwegian => "Norwegian",
+            Language::Danish => "Danish",
+            Language::Czech => "Czech",
         }
     }
 
@@ -67,6 +85,10 @@ impl Language {
             Language::Italian => whatlang::Lang::Ita,
             Language::Portuguese => whatlang::Lang::Por,
             Language::Polish => whatlang::Lang::Pol,
+            Language::Swedish => whatlang::Lang::Swe,
+            Language::Norwegian => whatlang::Lang::Nob,
+            Language::Danish => whatlang::Lang::Dan,
+            Language::Czech => whatlang::Lang::Ces,
         }
     }
 
@@ -79,6 +101,10 @@ impl Language {
             whatlang::Lang::Ita => Language::Italian,
             whatlang::Lang::Por => Language::Portuguese,
             whatlang::Lang::Pol => Language::Polish,
+            whatlang::Lang::Swe => Language::Swedish,
+            whatlang::Lang::Nob => Language::Norwegian,
+            whatlang::Lang::Dan => Language::Danish,
+            whatlang::Lang::Ces => Language::Czech,
             _ => return None,
         })
     }
@@ -95,6 +121,10 @@ impl Language {
             }
             Language::Portuguese => &[('R', 'K'), ('D', 'Q'), ('T', 'R'), ('B', 'B'), ('C', 'N')],
             Language::Polish => &[('K', 'K'), ('H', 'Q'), ('W', 'R'), ('G', 'B'), ('S', 'N')],
+            Language::Swedish | Language::Norwegian | Language::Danish => {
+                &[('K', 'K'), ('D', 'Q'), ('T', 'R'), ('L', 'B'), ('S', 'N')]
+            }
+            Language::Czech => &[('K', 'K'), ('D', 'Q'), ('V', 'R'), ('S', 'B'), ('J', 'N')],
         };
         table.iter().find(|(l, _)| *l == letter).map(|(_, e)| *e)
     }
@@ -120,6 +150,17 @@ impl KeyWord {
 struct Entry {
     key: Vec<KeyWord>,
     english: String,
+}
+
+impl Entry {
+    /// Whether the key is its own English, of one word or several ("blitz", "illegal*",
+    /// "touch move"): such a key says nothing of the language a text is written in.
+    fn is_own_english(&self) -> bool {
+        let words = self.key.iter().map(|k| match k {
+            KeyWord::Whole(w) | KeyWord::Stem(w) => w.as_str(),
+        });
+        words.eq(self.english.split(' '))
+    }
 }
 
 /// Every language's terms.
@@ -244,11 +285,15 @@ impl Glossary {
         if !self.may_be_foreign(question) {
             return None;
         }
-        let info = whatlang::detect(question)?;
-        let (language, sure) = if info.is_reliable() {
-            (Language::of(info.lang())?, true)
-        } else {
-            (Language::of(AMONG_OURS.detect(question)?.lang())?, false)
+        // A reliable detection of one of ours is taken as it is; anything else (unsure, or sure
+        // of a language we do not read, as a Norwegian story can be taken for a neighbour of
+        // it) is a guess among ours that the glossary must then confirm.
+        let sure = whatlang::detect(question)
+            .filter(whatlang::Info::is_reliable)
+            .and_then(|info| Language::of(info.lang()));
+        let (language, sure) = match sure {
+            Some(language) => (language, true),
+            None => (Language::of(AMONG_OURS.detect(question)?.lang())?, false),
         };
         let (_, entries) = self.tables.iter().find(|(l, _)| *l == language)?;
         let read = translate(question, language, entries);
@@ -261,17 +306,14 @@ impl Glossary {
 }
 
 /// Every word of every language's keys but those that are their own English ("blitz",
-/// "illegal*" say nothing of the language): whole words, and stems by their first letters.
+/// "illegal*", "touch move" say nothing of the language): whole words, and stems by their first letters.
 #[allow(clippy::type_complexity)]
 fn known_words(
     tables: &[(Language, Vec<Entry>)],
 ) -> (FxHashSet<String>, FxHashMap<String, Vec<String>>) {
     let mut whole_words = FxHashSet::default();
     let mut stems: FxHashMap<String, Vec<String>> = FxHashMap::default();
-    let foreign = |e: &&Entry| match e.key.as_slice() {
-        [KeyWord::Whole(w) | KeyWord::Stem(w)] => *w != e.english,
-        _ => true,
-    };
+    let foreign = |e: &&Entry| !e.is_own_english();
     for word in tables
         .iter()
         .flat_map(|(_, entries)| entries.iter().filter(foreign).flat_map(|e| &e.key))
@@ -416,11 +458,14 @@ fn translate(question: &str, language: Language, entries: &[Entry]) -> Translati
                 _ => {}
             },
             Token::Word(w) => {
-                if let Some((len, english)) = longest_entry(&tokens[i..], entries) {
-                    if !english.is_empty() {
-                        out.push(english.to_string());
+                if let Some(entry) = longest_entry(&tokens[i..], entries) {
+                    let len = entry.key.len();
+                    if !entry.english.is_empty() {
+                        out.push(entry.english.clone());
                     }
-                    known_words += len;
+                    if !entry.is_own_english() {
+                        known_words += len;
+                    }
                     i += len;
                     continue;
                 }
@@ -439,8 +484,8 @@ fn translate(question: &str, language: Language, entries: &[Entry]) -> Translati
     }
 }
 
-/// The longest entry whose key begins `tokens`, with the number of words it covers.
-fn longest_entry<'a>(tokens: &[Token], entries: &'a [Entry]) -> Option<(usize, &'a str)> {
+/// The longest entry whose key begins `tokens`.
+fn longest_entry<'a>(tokens: &[Token], entries: &'a [Entry]) -> Option<&'a Entry> {
     entries
         .iter()
         .filter(|e| {
@@ -451,7 +496,6 @@ fn longest_entry<'a>(tokens: &[Token], entries: &'a [Entry]) -> Option<(usize, &
                 })
         })
         .max_by_key(|e| e.key.len())
-        .map(|e| (e.key.len(), e.english.as_str()))
 }
 
 /// A move in the language's notation ("Sxh5", "19...Td8", "d8D"), written with English
