@@ -608,6 +608,9 @@ mod tests {
             "Can You Capture Your Own Piece to Escape Check?",
             "What happens when a pawn reaches the opposite side?",
             "Is en passant legal?",
+            // Loanwords that are their own English tell no language.
+            "en passant a move later",
+            "deadline for claiming touch move",
         ] {
             assert_eq!(g.in_english(q), None, "{q}");
         }
@@ -624,6 +627,42 @@ mod tests {
             read.text.contains("castl") && read.text.contains("king"),
             "{}",
             read.text
+        );
+    }
+
+    #[test]
+    fn scandinavian_and_czech_questions_are_read() {
+        let g = Glossary::embedded();
+        for (q, language, says) in [
+            (
+                "En spiller setter sin motstander patt. Men før han rekker å trykke på klokka, går tiden hans ut. Hvem vinner?",
+                Language::Norwegian,
+                "stalemate",
+            ),
+            (
+                "Min mobiltelefon ringde i spellokalen under ronden. Förlorar jag partiet direkt?",
+                Language::Swedish,
+                "phone",
+            ),
+            (
+                "Må jeg rokere, hvis kongen stod i skak tidligere i partiet, men tårnet ikke har flyttet?",
+                Language::Danish,
+                "castle",
+            ),
+            (
+                "Hráli jsme rapid bez bonifikace. Soupeři spadl praporek, ale já mám jen krále a jezdce. Je to remíza?",
+                Language::Czech,
+                "flag",
+            ),
+        ] {
+            let read = g.in_english(q).unwrap_or_else(|| panic!("not read: {q}"));
+            assert_eq!(read.language, language, "{q}");
+            assert!(read.text.contains(says), "{q}: {}", read.text);
+        }
+        assert_eq!(english_move("Jf3", Language::Czech).as_deref(), Some("Nf3"));
+        assert_eq!(
+            english_move("Sf3", Language::Swedish).as_deref(),
+            Some("Nf3")
         );
     }
 
