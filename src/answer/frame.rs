@@ -1040,7 +1040,12 @@ impl SentenceParts {
         // about" asks the question before it again of another case, and says little alone.
         let varies_the_last =
             content_words <= VARIANT_WORDS && opens_with_any(opening, VARIANT_OPENINGS);
+        // "…the rules for writing on the score sheet? Are those the legal moves of the
+        // match?": a short question about "those" asks about what the one before named.
+        let points_back =
+            content_words <= POINTING_BACK_WORDS && opens_with_any(opening, POINTING_BACK_OPENINGS);
         opens_with_any(opening, CONTINUATION_OPENINGS)
+            || points_back
             || is_alternative_of_the_last(opening)
             || exemplifies_the_last
             || varies_the_last
@@ -1168,6 +1173,25 @@ const VARIANT_OPENINGS: &[&str] = &[
     "is that the same",
     "is this the same",
 ];
+
+/// Openings of a question whose subject is something the question before it named.
+const POINTING_BACK_OPENINGS: &[&str] = &[
+    "are those ",
+    "are these ",
+    "were those ",
+    "were these ",
+    "is that ",
+    "is this ",
+    "was that ",
+    "was this ",
+    "does that ",
+    "does this ",
+    "do those ",
+    "do these ",
+];
+
+/// How many content words a question pointing back may have and still lean on the one before.
+const POINTING_BACK_WORDS: usize = 6;
 
 /// How many content words a "what about" question may have and still lean on the one before.
 const VARIANT_WORDS: usize = 7;
@@ -2235,6 +2259,27 @@ mod tests {
         ] {
             assert_eq!(sub_questions(story).len(), 1, "{story}");
         }
+    }
+
+    #[test]
+    fn a_short_question_about_those_leans_on_the_one_before() {
+        assert_eq!(
+            sub_questions(
+                "What are the rules for writing on the score sheet? Are those the legal moves of \
+                 the match? What happens if one player wrote some moves and played others?"
+            ),
+            [
+                "What are the rules for writing on the score sheet? Are those the legal moves \
+                 of the match?",
+                "What happens if one player wrote some moves and played others?"
+            ]
+        );
+        // Asking something of its own about "this" is a part of its own.
+        assert_eq!(
+            sub_questions("What happens when they notice it later? Could this trick be used in a tournament game?")
+                .len(),
+            2
+        );
     }
 
     #[test]
