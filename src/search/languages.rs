@@ -5,6 +5,7 @@
 //! English; a question in another language would otherwise match only the passages that list
 //! foreign piece names (C.3, D.2.1). Data, not code, so that maintainers can add terms.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
@@ -144,11 +145,32 @@ impl KeyWord {
             KeyWord::Stem(s) => word.starts_with(s.as_str()),
         }
     }
+
+    fn without_accents(&self) -> KeyWord {
+        match self {
+            KeyWord::Whole(w) => KeyWord::Whole(without_accents(w).into_owned()),
+            KeyWord::Stem(s) => KeyWord::Stem(without_accents(s).into_owned()),
+        }
+    }
+}
+
+/// A word without its accents: "réclamer" is "reclamer", "král" "kral", "för" "for" (letters
+/// decomposed, their combining marks dropped; "ø", "ł" and "ß" have none and stay).
+fn without_accents(word: &str) -> Cow<'_, str> {
+    use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
+    if word.is_ascii() {
+        Cow::Borrowed(word)
+    } else {
+        Cow::Owned(word.nfd().filter(|&c| !is_combining_mark(c)).collect())
+    }
 }
 
 #[derive(Debug, Clone)]
 struct Entry {
     key: Vec<KeyWord>,
+    /// The key without its accents, for questions typed without them ("reclamer",
+    /// "illegal", "kral").
+    bare: Vec<KeyWord>,
     english: String,
 }
 
@@ -215,9 +237,11 @@ impl Glossary {
             let entries = terms
                 .into_iter()
                 .map(|(key, english)| {
+                    let key = key_words(&key)
+                        .map_err(|e| format!("languages.toml [{code}] \"{key}\": {e}"))?;
                     Ok(Entry {
-                        key: key_words(&key)
-                            .map_err(|e| format!("languages.toml [{code}] \"{key}\": {e}"))?,
+                        bare: key.iter().map(KeyWord::without_accents).collect(),
+                        key,
                         english,
                     })
                 })
@@ -233,6 +257,8 @@ impl Glossary {
     }
 
     /// Whether a word is a word of some language's keys (or begins with one of its stems).
+    /// Only as written: without their accents, many words are English ones ("pièce",
+    /// "légal"), and an English question would look foreign.
     fn knows(&self, word: &str) -> bool {
         self.whole_words.contains(word) || {
             let first = word
@@ -411,11 +437,17 @@ fn words_in(text: &str) -> Vec<String> {
 
 /// A piece of a question on its way to English.
 enum Token {
-    Word(String),
+    Word(Word),
     /// A move or an article number, kept (in English notation).
     Kept(String),
     /// The end of a question ("?").
     Asked,
+}
+
+/// A word of a question, as written and without its accents.
+struct Word {
+    text: String,
+    bare: String,
 }
 
 fn tokens(question: &str, language: Language) -> Vec<Token> {
@@ -432,7 +464,10 @@ fn tokens(question: &str, language: Language) -> Vec<Token> {
         {
             out.push(Token::Kept(bare.to_string()));
         } else {
-            out.extend(words_in(bare).into_iter().map(Token::Word));
+            out.extend(words_in(bare).into_iter().map(|text| {
+                let bare = without_accents(&text).into_owned();
+                Token::Word(Word { text, bare })
+            }));
         }
         if trimmed.ends_with('?') {
             out.push(Token::Asked);
@@ -458,20 +493,22 @@ fn translate(question: &str, language: Language, entries: &[Entry]) -> Translati
                 _ => {}
             },
             Token::Word(w) => {
-                if let Some(entry) = longest_entry(&tokens[i..], entries) {
+                if let Some((entry, as_written)) = longest_entry(&tokens[i..], entries) {
                     let len = entry.key.len();
                     if !entry.english.is_empty() {
                         out.push(entry.english.clone());
                     }
-                    if !entry.is_own_english() {
+                    // Without their accents many words are English ("piece", "legal"): only
+                    // a word matched as written tells the language.
+                    if as_written && !entry.is_own_english() {
                         known_words += len;
                     }
                     i += len;
                     continue;
                 }
                 // A number no phrase took ("nach 45 Zügen") is kept as it is.
-                if w.chars().all(|c| c.is_ascii_digit()) {
-                    out.push(w.clone());
+                if w.text.chars().all(|c| c.is_ascii_digit()) {
+                    out.push(w.text.clone());
                 }
             }
         }
@@ -484,18 +521,26 @@ fn translate(question: &str, language: Language, entries: &[Entry]) -> Translati
     }
 }
 
-/// The longest entry whose key begins `tokens`.
-fn longest_entry<'a>(tokens: &[Token], entries: &'a [Entry]) -> Option<&'a Entry> {
+/// The longest entry whose key begins `tokens`, as written or else without accents (of two
+/// as long, the one that matched as written), and whether it matched as written.
+fn longest_entry<'a>(tokens: &[Token], entries: &'a [Entry]) -> Option<(&'a Entry, bool)> {
+    let begins = |key: &[KeyWord], word: fn(&Word) -> &str| {
+        key.len() <= tokens.len()
+            && key.iter().zip(tokens).all(|(k, t)| match t {
+                Token::Word(w) => k.matches(word(w)),
+                _ => false,
+            })
+    };
     entries
         .iter()
-        .filter(|e| {
-            e.key.len() <= tokens.len()
-                && e.key.iter().zip(tokens).all(|(k, t)| match t {
-                    Token::Word(w) => k.matches(w),
-                    _ => false,
-                })
+        .filter_map(|e| {
+            if begins(&e.key, |w| &w.text) {
+                Some((e, true))
+            } else {
+                begins(&e.bare, |w| &w.bare).then_some((e, false))
+            }
         })
-        .max_by_key(|e| e.key.len())
+        .max_by_key(|(e, as_written)| (e.key.len(), *as_written))
 }
 
 /// A move in the language's notation ("Sxh5", "19...Td8", "d8D"), written with English
@@ -664,6 +709,23 @@ mod tests {
             english_move("Sf3", Language::Swedish).as_deref(),
             Some("Nf3")
         );
+    }
+
+    #[test]
+    fn words_typed_without_their_accents_are_read() {
+        let g = Glossary::embedded();
+        let read = g
+            .in_english("Les noirs ont joue un coup illegal et les blancs ont mate ensuite. Les noirs peuvent-ils encore reclamer?")
+            .unwrap();
+        assert_eq!(read.language, Language::French);
+        assert!(
+            read.text.contains("illegal") && read.text.contains("claim"),
+            "{}",
+            read.text
+        );
+        // Without accents, "pièce" and "légal" are English words: they do not make an English
+        // question French.
+        assert_eq!(g.in_english("mate by a pinned piece legal?"), None);
     }
 
     #[test]
