@@ -661,18 +661,22 @@ mod tests {
         }
     }
 
+    /// The English of `q`, which must be read as written in `language`.
+    fn read_as(g: &Glossary, q: &str, language: Language) -> String {
+        let read = g.in_english(q).unwrap_or_else(|| panic!("not read: {q}"));
+        assert_eq!(read.language, language, "{q}");
+        read.text
+    }
+
     #[test]
     fn short_questions_are_read_when_the_glossary_knows_their_words() {
         let g = Glossary::embedded();
-        let read = g
-            .in_english("Darf man rochieren, wenn der König vorher im Schach stand?")
-            .unwrap();
-        assert_eq!(read.language, Language::German);
-        assert!(
-            read.text.contains("castl") && read.text.contains("king"),
-            "{}",
-            read.text
+        let text = read_as(
+            &g,
+            "Darf man rochieren, wenn der König vorher im Schach stand?",
+            Language::German,
         );
+        assert!(text.contains("castl") && text.contains("king"), "{text}");
     }
 
     #[test]
@@ -700,9 +704,8 @@ mod tests {
                 "flag",
             ),
         ] {
-            let read = g.in_english(q).unwrap_or_else(|| panic!("not read: {q}"));
-            assert_eq!(read.language, language, "{q}");
-            assert!(read.text.contains(says), "{q}: {}", read.text);
+            let text = read_as(&g, q, language);
+            assert!(text.contains(says), "{q}: {text}");
         }
         assert_eq!(english_move("Jf3", Language::Czech).as_deref(), Some("Nf3"));
         assert_eq!(
@@ -714,15 +717,12 @@ mod tests {
     #[test]
     fn words_typed_without_their_accents_are_read() {
         let g = Glossary::embedded();
-        let read = g
-            .in_english("Les noirs ont joue un coup illegal et les blancs ont mate ensuite. Les noirs peuvent-ils encore reclamer?")
-            .unwrap();
-        assert_eq!(read.language, Language::French);
-        assert!(
-            read.text.contains("illegal") && read.text.contains("claim"),
-            "{}",
-            read.text
+        let text = read_as(
+            &g,
+            "Les noirs ont joue un coup illegal et les blancs ont mate ensuite. Les noirs peuvent-ils encore reclamer?",
+            Language::French,
         );
+        assert!(text.contains("illegal") && text.contains("claim"), "{text}");
         // Without accents, "pièce" and "légal" are English words: they do not make an English
         // question French.
         assert_eq!(g.in_english("mate by a pinned piece legal?"), None);
