@@ -205,7 +205,14 @@ fn capture_of_piece(lower: &str, pos: &Chess) -> Option<String> {
             && !m.is_en_passant()
             && m.promotion().is_none_or(|r| r == promoted)
     });
-    if let Some(m) = legal_capture {
+    // Only when no ordinary capture does: "take his pawn with my pawn" right after its
+    // two-square advance past ours is the en passant capture.
+    let en_passant = || {
+        legal
+            .iter()
+            .find(|m| m.is_en_passant() && mover == Role::Pawn && target == Role::Pawn)
+    };
+    if let Some(m) = legal_capture.or_else(en_passant) {
         return Some(shakmaty::san::San::from_move(pos, *m).to_string());
     }
     let (from, to) = attempted(pos, mover, target)?;
@@ -344,6 +351,12 @@ mod tests {
         assert_eq!(
             move_in_words(" can my pawn take the black pawn? ", &p).as_deref(),
             Some("exd5")
+        );
+        // Right after the two-square advance, the pawn beside ours is taken en passant.
+        let ep = pos("8/8/8/3pP3/8/8/8/4K2k w - d6 0 1");
+        assert_eq!(
+            move_in_words(" can i take the d pawn with my e pawn? ", &ep).as_deref(),
+            Some("exd6")
         );
         assert_eq!(
             move_in_words(" can white take on d5? ", &p).as_deref(),
