@@ -1,6 +1,6 @@
 //! Questions written in another language (rulebook/languages.toml): the chess terms of a
-//! German, French, Dutch, Spanish, Italian, Portuguese, Polish, Swedish, Norwegian, Danish or
-//! Czech question, read in their English
+//! German, French, Dutch, Spanish, Italian, Portuguese, Polish, Swedish, Norwegian, Danish,
+//! Czech, Turkish or Russian question, read in their English
 //! words, and its moves written with English piece letters. The rulebook and its rulings are
 //! English; a question in another language would otherwise match only the passages that list
 //! foreign piece names (C.3, D.2.1). Data, not code, so that maintainers can add terms.
@@ -27,10 +27,12 @@ pub enum Language {
     Norwegian,
     Danish,
     Czech,
+    Turkish,
+    Russian,
 }
 
 impl Language {
-    const ALL: [Language; 11] = [
+    const ALL: [Language; 13] = [
         Language::German,
         Language::French,
         Language::Dutch,
@@ -42,6 +44,8 @@ impl Language {
         Language::Norwegian,
         Language::Danish,
         Language::Czech,
+        Language::Turkish,
+        Language::Russian,
     ];
 
     /// The section of languages.toml that holds this language's terms.
@@ -58,6 +62,8 @@ impl Language {
             Language::Norwegian => "no",
             Language::Danish => "da",
             Language::Czech => "cs",
+            Language::Turkish => "tr",
+            Language::Russian => "ru",
         }
     }
 
@@ -74,6 +80,8 @@ impl Language {
             Language::Norwegian => "Norwegian",
             Language::Danish => "Danish",
             Language::Czech => "Czech",
+            Language::Turkish => "Turkish",
+            Language::Russian => "Russian",
         }
     }
 
@@ -90,6 +98,8 @@ impl Language {
             Language::Norwegian => whatlang::Lang::Nob,
             Language::Danish => whatlang::Lang::Dan,
             Language::Czech => whatlang::Lang::Ces,
+            Language::Turkish => whatlang::Lang::Tur,
+            Language::Russian => whatlang::Lang::Rus,
         }
     }
 
@@ -106,6 +116,8 @@ impl Language {
             whatlang::Lang::Nob => Language::Norwegian,
             whatlang::Lang::Dan => Language::Danish,
             whatlang::Lang::Ces => Language::Czech,
+            whatlang::Lang::Tur => Language::Turkish,
+            whatlang::Lang::Rus => Language::Russian,
             _ => return None,
         })
     }
@@ -126,6 +138,9 @@ impl Language {
                 &[('K', 'K'), ('D', 'Q'), ('T', 'R'), ('L', 'B'), ('S', 'N')]
             }
             Language::Czech => &[('K', 'K'), ('D', 'Q'), ('V', 'R'), ('S', 'B'), ('J', 'N')],
+            Language::Turkish => &[('Ş', 'K'), ('V', 'Q'), ('K', 'R'), ('F', 'B'), ('A', 'N')],
+            // The king's "Кр" is two letters: moves with it stay as written.
+            Language::Russian => &[('Ф', 'Q'), ('Л', 'R'), ('С', 'B'), ('К', 'N')],
         };
         table.iter().find(|(l, _)| *l == letter).map(|(_, e)| *e)
     }
@@ -155,13 +170,19 @@ impl KeyWord {
 }
 
 /// A word without its accents: "réclamer" is "reclamer", "král" "kral", "för" "for" (letters
-/// decomposed, their combining marks dropped; "ø", "ł" and "ß" have none and stay).
+/// decomposed, their combining marks dropped; "ø", "ł" and "ß" have none and stay), and
+/// Turkish dotless "ı" as the "i" of a keyboard without it ("kural dışı" typed "kural disi").
 fn without_accents(word: &str) -> Cow<'_, str> {
     use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
     if word.is_ascii() {
         Cow::Borrowed(word)
     } else {
-        Cow::Owned(word.nfd().filter(|&c| !is_combining_mark(c)).collect())
+        Cow::Owned(
+            word.nfd()
+                .filter(|&c| !is_combining_mark(c))
+                .map(|c| if c == 'ı' { 'i' } else { c })
+                .collect(),
+        )
     }
 }
 
@@ -285,7 +306,7 @@ impl Glossary {
         {
             words += 1;
             let lower = if word.chars().any(char::is_uppercase) {
-                std::borrow::Cow::Owned(word.to_lowercase())
+                std::borrow::Cow::Owned(lower_case(word))
             } else {
                 std::borrow::Cow::Borrowed(word)
             };
@@ -339,11 +360,19 @@ fn known_words(
 ) -> (FxHashSet<String>, FxHashMap<String, Vec<String>>) {
     let mut whole_words = FxHashSet::default();
     let mut stems: FxHashMap<String, Vec<String>> = FxHashMap::default();
-    let foreign = |e: &&Entry| !e.is_own_english();
-    for word in tables
-        .iter()
-        .flat_map(|(_, entries)| entries.iter().filter(foreign).flat_map(|e| &e.key))
-    {
+    // A word of a key that its English also says ("illegal" of "illegal hamle", "illegal
+    // move") is a loanword: it says nothing of the language either.
+    fn foreign_words(e: &Entry) -> impl Iterator<Item = &KeyWord> {
+        e.key.iter().filter(|k| match k {
+            KeyWord::Whole(w) | KeyWord::Stem(w) => !e.english.split(' ').any(|x| x == w),
+        })
+    }
+    for word in tables.iter().flat_map(|(_, entries)| {
+        entries
+            .iter()
+            .filter(|e| !e.is_own_english())
+            .flat_map(foreign_words)
+    }) {
         match word {
             KeyWord::Whole(w) => {
                 whole_words.insert(w.clone());
@@ -428,11 +457,21 @@ fn key_words(key: &str) -> Result<Vec<KeyWord>, String> {
 /// The lower-case letter and digit runs of a text: "l'arbitre" is "l" and "arbitre", "50
 /// Züge" is "50" and "züge".
 fn words_in(text: &str) -> Vec<String> {
-    text.to_lowercase()
+    lower_case(text)
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_string)
         .collect()
+}
+
+/// A text in lower case, with Turkish "İ" as "i": Rust's lower case of it is "i" and a
+/// combining dot, which is not a letter and would split "İlk" into "i" and "lk".
+fn lower_case(text: &str) -> String {
+    if text.contains('İ') {
+        text.replace('İ', "i").to_lowercase()
+    } else {
+        text.to_lowercase()
+    }
 }
 
 /// A piece of a question on its way to English.
@@ -547,7 +586,7 @@ fn longest_entry<'a>(tokens: &[Token], entries: &'a [Entry]) -> Option<(&'a Entr
 /// piece letters; `None` for anything else.
 fn english_move(token: &str, language: Language) -> Option<String> {
     static MOVE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^(\d+\.+)?([A-Z]?)([a-h]?[1-8]?x?[a-h][1-8])(=?)([A-Z]?)([+#]?)$")
+        Regex::new(r"^(\d+\.+)?(\p{Lu}?)([a-h]?[1-8]?x?[a-h][1-8])(=?)(\p{Lu}?)([+#]?)$")
             .expect("the move pattern is valid")
     });
     if matches!(token, "0-0" | "0-0-0" | "O-O" | "O-O-O") {
@@ -711,6 +750,41 @@ mod tests {
         assert_eq!(
             english_move("Sf3", Language::Swedish).as_deref(),
             Some("Nf3")
+        );
+    }
+
+    #[test]
+    fn turkish_and_russian_questions_are_read() {
+        let g = Glossary::embedded();
+        for (q, language, says) in [
+            (
+                "Rakibim vezirine dokundu ama sonra atıyla oynadı. Dokunulan taş kuralı gereği vezirle oynamak zorunda değil mi?",
+                Language::Turkish,
+                "touch",
+            ),
+            // Capital dotted "İ" and "ı" typed as "i" (a keyboard without Turkish letters).
+            (
+                "İTİRAZ ettim: hizli satrancta rakibim kural disi hamle yapti ve saate basti. Hakem ne karar vermeli?",
+                Language::Turkish,
+                "illegal",
+            ),
+            (
+                "Играли блиц, у соперника упал флаг, но у меня остался только король и конь. Кто выиграл?",
+                Language::Russian,
+                "flag",
+            ),
+        ] {
+            let text = read_as(&g, q, language);
+            assert!(text.contains(says), "{q}: {text}");
+        }
+        assert_eq!(lower_case("İlk"), "ilk");
+        assert_eq!(
+            english_move("Ae5", Language::Turkish).as_deref(),
+            Some("Ne5")
+        );
+        assert_eq!(
+            english_move("Фxd5", Language::Russian).as_deref(),
+            Some("Qxd5")
         );
     }
 
