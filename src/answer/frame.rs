@@ -952,12 +952,23 @@ pub fn sub_questions(question: &str) -> Vec<String> {
         return inline;
     }
     let mut split = SentenceParts::default();
-    for sentence in question_sentences(text) {
+    let sentences = question_sentences(text);
+    for (i, sentence) in sentences.iter().enumerate() {
         let s = sentence.trim();
         if s.is_empty() {
             continue;
         }
-        if s.ends_with('?') {
+        // What follows a protest ("pinned??" gives a lone "?") asks nothing more.
+        let asks_something =
+            |l: &&str| l.chars().any(char::is_alphanumeric) && l.trim_end().ends_with('?');
+        let asked_later = sentences[i + 1..].iter().any(asks_something);
+        if !s.chars().any(char::is_alphanumeric)
+            && i > 0
+            && protests_the_story(sentences[i - 1].trim())
+        {
+            continue;
+        }
+        if s.ends_with('?') && !(asked_later && protests_the_story(s)) {
             split.question(s);
         } else {
             split.statement(s);
@@ -1195,6 +1206,31 @@ const POINTING_BACK_WORDS: usize = 6;
 
 /// How many content words a "what about" question may have and still lean on the one before.
 const VARIANT_WORDS: usize = 7;
+
+/// Whether a question sentence is a protest in the telling, not the question asked: "But" and a
+/// statement's word order ("… said it's illegal. But my pawn isn't pinned?? … Is the TD
+/// right?"). A question word or a verb after "But" ("But does the move still stand?") asks.
+fn protests_the_story(sentence: &str) -> bool {
+    let asked = statements_before_question(sentence);
+    let own = sentence[asked.len()..].trim_start_matches(|c: char| !c.is_alphanumeric());
+    let mut words = crate::text::words(own);
+    words.next().is_some_and(|w| w.eq_ignore_ascii_case("but"))
+        && words.next().is_some_and(|w| {
+            matches!(
+                w.to_lowercase().as_str(),
+                "my" | "his"
+                    | "her"
+                    | "the"
+                    | "i"
+                    | "he"
+                    | "she"
+                    | "it"
+                    | "this"
+                    | "that"
+                    | "there"
+            )
+        })
+}
 
 /// Whether `sentence` opens with one of `openings`, whatever its letters' case.
 fn opens_with_any(sentence: &str, openings: &[&str]) -> bool {
@@ -2297,6 +2333,20 @@ mod tests {
             sub_questions("In a rapid game he castled with one hand. The TD said I lose. Right?")
                 .len(),
             1
+        );
+        // A protest in the telling ("But my pawn isn't pinned??") is story, not a question of
+        // its own; "But does …?" still asks.
+        assert_eq!(
+            sub_questions(
+                "I took en passant and the TD said it's illegal. But my pawn isn't pinned?? \
+                 His pawn is between the rook and my king. Is the TD right?"
+            )
+            .len(),
+            1
+        );
+        assert_eq!(
+            sub_questions("Can I castle out of check? But does castling keep my rights?").len(),
+            2
         );
         assert_eq!(
             sub_questions("1. Can a pawn promote to a king?\n2. Must I claim a threefold?").len(),
