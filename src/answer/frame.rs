@@ -167,6 +167,16 @@ pub fn without_asides(question: &str) -> std::borrow::Cow<'_, str> {
         )
         .expect("valid regex")
     });
+    // "In a game of 90 minutes with 30 seconds increment from move one, …"
+    static MINUTES_AND_SECONDS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?ix)\b\d{1,3}\s*(?:minutes?|mins?)\b(?:\s+\w+){0,4}?\s+\d{1,2}\s*(?:seconds?|secs?)\b
+            (?:\s+(?:increment|incremental|added|add|bonus|delay))?
+            (?:\s+(?:per|a|each|for\s+each|for\s+every)\s+move)?
+            (?:\s+(?:from|starting\s+from|since)\s+(?:the\s+)?(?:first\s+move|move\s+(?:1|one)))?",
+        )
+        .expect("valid regex")
+    });
     static COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
             r"(?i)\s*\(\s*(?:just\s+|exactly\s+)?(?:like|as\s+(?:when|with|if|in)|same\s+as|similar\s+to)\s[^()]{0,100}\)",
@@ -177,7 +187,13 @@ pub fn without_asides(question: &str) -> std::borrow::Cow<'_, str> {
     let bracket = question.contains('(');
     let time_control =
         mentions(question, "time control") || mentions(question, "time limit") || bracket;
-    if !appendix && !time_control {
+    let minutes_and_seconds = mentions(question, "minute")
+        && mentions(question, "second")
+        // The increment decides whether a player may stop recording (8.4).
+        && !["record", "writ", "scoresheet", "score sheet", "notation"]
+            .iter()
+            .any(|w| mentions(question, w));
+    if !appendix && !time_control && !minutes_and_seconds {
         return std::borrow::Cow::Borrowed(question);
     }
     // Each pattern copies the text only when it finds something to leave out.
@@ -185,6 +201,7 @@ pub fn without_asides(question: &str) -> std::borrow::Cow<'_, str> {
     for (wanted, pattern) in [
         (appendix, &*APPENDIX),
         (time_control, &*TIME_CONTROL_STATED),
+        (minutes_and_seconds, &*MINUTES_AND_SECONDS),
         (bracket, &*COMPARISON),
     ] {
         if !wanted {
@@ -2234,6 +2251,16 @@ mod tests {
             ),
             " The clock needed a firm press. What should the arbiter do?"
         );
+        assert_eq!(
+            without_asides(
+                "In a game of 90 minutes with 30 seconds increment from move one, White played Ke8 and claimed mate. Is it mate?"
+            ),
+            "In a game of , White played Ke8 and claimed mate. Is it mate?"
+        );
+        // The increment decides whether recording may stop (8.4): it stays in such a story.
+        let recording =
+            "We play 60 minutes with 30 seconds per move. Must I keep writing my moves?";
+        assert_eq!(without_asides(recording), recording);
         // The time control asked about stays.
         for asked in [
             "What is the time control for a rapid game?",
