@@ -255,6 +255,24 @@ fn lead_with_the_surest(chosen: &mut [PartMatch]) {
     }
 }
 
+/// Whether the first part tells the story and the later ones are short questions with none of
+/// their own ("… I thought you can't castle after being checked?? Should I have called the
+/// arbiter for an illegal move?"): they lean on the story, so its answer comes first however
+/// sure theirs is.
+fn follow_ups_of_a_story(parts: &[String]) -> bool {
+    const STORY_WORDS: usize = 25;
+    const FOLLOW_UP_WORDS: usize = 12;
+    let Some((story, later)) = parts.split_first() else {
+        return false;
+    };
+    story.split_whitespace().count() >= STORY_WORDS
+        && !later.is_empty()
+        && later.iter().all(|part| {
+            part.split_whitespace().count() <= FOLLOW_UP_WORDS
+                && crate::text::last_sentence_end(part.trim(), &['.', '!', '?']).is_none()
+        })
+}
+
 /// Whether a later part is marked as a question of its own ("And a separate thing: …", "Another
 /// question: …", "Unrelated, but …", "By the way, …"): then the first is not a preamble, and the
 /// asker's order stands.
@@ -916,7 +934,10 @@ impl Arbiter {
         }
         // Numbered questions, and parts the asker marks as separate, are answered in their
         // order; otherwise a preamble may give way.
-        if !numbered(question) && !marked_separate(&frame.parts) {
+        if !numbered(question)
+            && !marked_separate(&frame.parts)
+            && !follow_ups_of_a_story(&frame.parts)
+        {
             lead_with_the_surest(&mut chosen);
         }
         if chosen.len() < 2 {
