@@ -209,7 +209,7 @@ impl Entry {
 /// Every language's terms.
 #[derive(Debug, Clone, Default)]
 pub struct Glossary {
-    tables: Vec<(Language, Vec<Entry>)>,
+    tables: Vec<Table>,
     /// Every word of every language's keys but those that are their own English, for telling
     /// cheaply whether a text could be in one of them: whole words, and stems by their first
     /// four letters.
@@ -267,7 +267,7 @@ impl Glossary {
                     })
                 })
                 .collect::<Result<Vec<_>, String>>()?;
-            tables.push((language, entries));
+            tables.push(Table::new(language, entries));
         }
         let (whole_words, stems) = known_words(&tables);
         Ok(Glossary {
@@ -342,8 +342,8 @@ impl Glossary {
             Some(language) => (language, true),
             None => (Language::of(AMONG_OURS.detect(question)?.lang())?, false),
         };
-        let (_, entries) = self.tables.iter().find(|(l, _)| *l == language)?;
-        let read = translate(question, language, entries);
+        let table = self.tables.iter().find(|t| t.language == language)?;
+        let read = translate(question, table);
         let known = read.known_words >= MIN_KNOWN_WORDS && 2 * read.known_words > read.words;
         (sure || known).then_some(InEnglish {
             language,
@@ -355,9 +355,7 @@ impl Glossary {
 /// Every word of every language's keys but those that are their own English ("blitz",
 /// "illegal*", "touch move" say nothing of the language): whole words, and stems by their first letters.
 #[allow(clippy::type_complexity)]
-fn known_words(
-    tables: &[(Language, Vec<Entry>)],
-) -> (FxHashSet<String>, FxHashMap<String, Vec<String>>) {
+fn known_words(tables: &[Table]) -> (FxHashSet<String>, FxHashMap<String, Vec<String>>) {
     let mut whole_words = FxHashSet::default();
     let mut stems: FxHashMap<String, Vec<String>> = FxHashMap::default();
     // A word of a key that its English also says ("illegal" of "illegal hamle", "illegal
@@ -367,8 +365,9 @@ fn known_words(
             KeyWord::Whole(w) | KeyWord::Stem(w) => !e.english.split(' ').any(|x| x == w),
         })
     }
-    for word in tables.iter().flat_map(|(_, entries)| {
-        entries
+    for word in tables.iter().flat_map(|table| {
+        table
+            .entries
             .iter()
             .filter(|e| !e.is_own_english())
             .flat_map(foreign_words)
@@ -515,8 +514,8 @@ fn tokens(question: &str, language: Language) -> Vec<Token> {
     out
 }
 
-fn translate(question: &str, language: Language, entries: &[Entry]) -> Translation {
-    let tokens = tokens(question, language);
+fn translate(question: &str, table: &Table) -> Translation {
+    let tokens = tokens(question, table.language);
     let mut out: Vec<String> = Vec::new();
     let words = tokens
         .iter()
@@ -532,7 +531,7 @@ fn translate(question: &str, language: Language, entries: &[Entry]) -> Translati
                 _ => {}
             },
             Token::Word(w) => {
-                if let Some((entry, as_written)) = longest_entry(&tokens[i..], entries) {
+                if let Some((entry, as_written)) = table.longest_entry(&tokens[i..], w) {
                     let len = entry.key.len();
                     if !entry.english.is_empty() {
                         out.push(entry.english.clone());
@@ -560,26 +559,84 @@ fn translate(question: &str, language: Language, entries: &[Entry]) -> Translati
     }
 }
 
-/// The longest entry whose key begins `tokens`, as written or else without accents (of two
-/// as long, the one that matched as written), and whether it matched as written.
-fn longest_entry<'a>(tokens: &[Token], entries: &'a [Entry]) -> Option<(&'a Entry, bool)> {
-    let begins = |key: &[KeyWord], word: fn(&Word) -> &str| {
-        key.len() <= tokens.len()
-            && key.iter().zip(tokens).all(|(k, t)| match t {
-                Token::Word(w) => k.matches(word(w)),
-                _ => false,
-            })
-    };
-    entries
-        .iter()
-        .filter_map(|e| {
-            if begins(&e.key, |w| &w.text) {
-                Some((e, true))
-            } else {
-                begins(&e.bare, |w| &w.bare).then_some((e, false))
+/// One language's terms, with the entries each word of a question may begin (by their first
+/// key word, as written and without accents: a whole word by itself, a stem by its first
+/// letters), so that a word is compared with a few keys rather than the whole table.
+#[derive(Debug, Clone)]
+struct Table {
+    language: Language,
+    entries: Vec<Entry>,
+    by_first_word: FxHashMap<String, Vec<u32>>,
+}
+
+impl Table {
+    fn new(language: Language, entries: Vec<Entry>) -> Table {
+        let mut by_first_word: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+        for (i, entry) in entries.iter().enumerate() {
+            for first in [entry.key.first(), entry.bare.first()]
+                .into_iter()
+                .flatten()
+            {
+                let slot = by_first_word.entry(first_word_slot(first)).or_default();
+                if slot.last() != Some(&(i as u32)) {
+                    slot.push(i as u32);
+                }
             }
-        })
-        .max_by_key(|(e, as_written)| (e.key.len(), *as_written))
+        }
+        Table {
+            language,
+            entries,
+            by_first_word,
+        }
+    }
+
+    /// The longest entry whose key begins `tokens` (the first of which is `first`), as written
+    /// or else without accents (of two as long, the one that matched as written, then the
+    /// later in the table), and whether it matched as written.
+    fn longest_entry(&self, tokens: &[Token], first: &Word) -> Option<(&Entry, bool)> {
+        let mut candidates: Vec<u32> = Vec::new();
+        for word in [&first.text, &first.bare] {
+            for slot in [word.clone(), stem_slot(word)] {
+                candidates.extend(self.by_first_word.get(&slot).into_iter().flatten());
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        let begins = |key: &[KeyWord], word: fn(&Word) -> &str| {
+            key.len() <= tokens.len()
+                && key.iter().zip(tokens).all(|(k, t)| match t {
+                    Token::Word(w) => k.matches(word(w)),
+                    _ => false,
+                })
+        };
+        candidates
+            .into_iter()
+            .map(|i| &self.entries[i as usize])
+            .filter_map(|e| {
+                if begins(&e.key, |w| &w.text) {
+                    Some((e, true))
+                } else {
+                    begins(&e.bare, |w| &w.bare).then_some((e, false))
+                }
+            })
+            .max_by_key(|(e, as_written)| (e.key.len(), *as_written))
+    }
+}
+
+/// Where a key's first word is filed: a whole word as itself, a stem by its first letters
+/// (marked, so that no whole word shares the slot).
+fn first_word_slot(word: &KeyWord) -> String {
+    match word {
+        KeyWord::Whole(w) => w.clone(),
+        KeyWord::Stem(s) => stem_slot(s),
+    }
+}
+
+/// The slot of the stems a word may begin with: its first `MIN_STEM_CHARS` letters, marked.
+fn stem_slot(word: &str) -> String {
+    let mut slot: String = word.chars().take(MIN_STEM_CHARS).collect();
+    slot.push('*');
+    slot
 }
 
 /// A move in the language's notation ("Sxh5", "19...Td8", "d8D"), written with English
@@ -631,11 +688,9 @@ mod tests {
             "[de]\n\"reklamier*\" = \"claim\"\n\"remis\" = \"draw\"\n\"turm\" = \"rook\"\n\
              \"wer gewinnt\" = \"who wins\"\n\"wer\" = \"who\"\n\"der\" = \"\"\n",
         );
-        let (_, entries) = &g.tables[0];
         let read = translate(
             "Wer gewinnt, wenn der Spieler nach dem Turmzug in Runde 5 Remis reklamiert, während die Uhr nach 10.2 läuft?",
-            Language::German,
-            entries,
+            &g.tables[0],
         );
         // "Turmzug" is not "turm": whole words only, unless a stem; "der" is known, not said.
         assert_eq!(read.text, "who wins 5 draw claim 10.2?");
