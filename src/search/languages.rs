@@ -773,10 +773,18 @@ mod tests {
         assert!(text.contains("castl") && text.contains("king"), "{text}");
     }
 
+    /// Each question must be read as written in its language, and its English say `says`.
+    fn assert_read(cases: &[(&str, Language, &str)]) {
+        let g = Glossary::embedded();
+        for &(q, language, says) in cases {
+            let text = read_as(&g, q, language);
+            assert!(text.contains(says), "{q}: {text}");
+        }
+    }
+
     #[test]
     fn scandinavian_and_czech_questions_are_read() {
-        let g = Glossary::embedded();
-        for (q, language, says) in [
+        assert_read(&[
             (
                 "En spiller setter sin motstander patt. Men før han rekker å trykke på klokka, går tiden hans ut. Hvem vinner?",
                 Language::Norwegian,
@@ -797,10 +805,7 @@ mod tests {
                 Language::Czech,
                 "flag",
             ),
-        ] {
-            let text = read_as(&g, q, language);
-            assert!(text.contains(says), "{q}: {text}");
-        }
+        ]);
         assert_eq!(english_move("Jf3", Language::Czech).as_deref(), Some("Nf3"));
         assert_eq!(
             english_move("Sf3", Language::Swedish).as_deref(),
@@ -810,8 +815,7 @@ mod tests {
 
     #[test]
     fn turkish_and_russian_questions_are_read() {
-        let g = Glossary::embedded();
-        for (q, language, says) in [
+        assert_read(&[
             (
                 "Rakibim vezirine dokundu ama sonra atıyla oynadı. Dokunulan taş kuralı gereği vezirle oynamak zorunda değil mi?",
                 Language::Turkish,
@@ -828,10 +832,7 @@ mod tests {
                 Language::Russian,
                 "flag",
             ),
-        ] {
-            let text = read_as(&g, q, language);
-            assert!(text.contains(says), "{q}: {text}");
-        }
+        ]);
         assert_eq!(lower_case("İlk"), "ilk");
         assert_eq!(
             english_move("Ae5", Language::Turkish).as_deref(),
