@@ -245,6 +245,14 @@ pub const EMBEDDED: &str = include_str!("../../rulebook/languages.toml");
 /// The shortest stem allowed: a shorter one begins too many unrelated words.
 const MIN_STEM_CHARS: usize = 4;
 
+/// The first `MIN_STEM_CHARS` letters of a word (the whole of a shorter one): stems are filed
+/// by them, and a word can begin only the stems filed under its own.
+fn stem_prefix(word: &str) -> &str {
+    word.char_indices()
+        .nth(MIN_STEM_CHARS)
+        .map_or(word, |(at, _)| &word[..at])
+}
+
 impl Glossary {
     pub fn parse(text: &str) -> Result<Glossary, String> {
         let sections: BTreeMap<String, BTreeMap<String, String>> =
@@ -281,15 +289,11 @@ impl Glossary {
     /// Only as written: without their accents, many words are English ones ("pièce",
     /// "légal"), and an English question would look foreign.
     fn knows(&self, word: &str) -> bool {
-        self.whole_words.contains(word) || {
-            let first = word
-                .char_indices()
-                .nth(MIN_STEM_CHARS)
-                .map_or(word, |(at, _)| &word[..at]);
-            self.stems
-                .get(first)
+        self.whole_words.contains(word)
+            || self
+                .stems
+                .get(stem_prefix(word))
                 .is_some_and(|stems| stems.iter().any(|s| word.starts_with(s.as_str())))
-        }
     }
 
     /// Whether a text could be in one of the glossary's languages: it is not plainly English,
@@ -377,8 +381,10 @@ fn known_words(tables: &[Table]) -> (FxHashSet<String>, FxHashMap<String, Vec<St
                 whole_words.insert(w.clone());
             }
             KeyWord::Stem(s) => {
-                let first: String = s.chars().take(MIN_STEM_CHARS).collect();
-                stems.entry(first).or_default().push(s.clone());
+                stems
+                    .entry(stem_prefix(s).to_string())
+                    .or_default()
+                    .push(s.clone());
             }
         }
     }
@@ -559,25 +565,31 @@ fn translate(question: &str, table: &Table) -> Translation {
     }
 }
 
-/// One language's terms, with the entries each word of a question may begin (by their first
-/// key word, as written and without accents: a whole word by itself, a stem by its first
-/// letters), so that a word is compared with a few keys rather than the whole table.
+/// One language's terms, with the entries each word of a question may begin, filed by their
+/// first key word as written and without accents (a whole word under itself, a stem under its
+/// `stem_prefix`), so that a word is compared with a few keys rather than the whole table.
 #[derive(Debug, Clone)]
 struct Table {
     language: Language,
     entries: Vec<Entry>,
-    by_first_word: FxHashMap<String, Vec<u32>>,
+    by_whole_word: FxHashMap<String, Vec<u32>>,
+    by_stem_prefix: FxHashMap<String, Vec<u32>>,
 }
 
 impl Table {
     fn new(language: Language, entries: Vec<Entry>) -> Table {
-        let mut by_first_word: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+        let mut by_whole_word: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+        let mut by_stem_prefix: FxHashMap<String, Vec<u32>> = FxHashMap::default();
         for (i, entry) in entries.iter().enumerate() {
             for first in [entry.key.first(), entry.bare.first()]
                 .into_iter()
                 .flatten()
             {
-                let slot = by_first_word.entry(first_word_slot(first)).or_default();
+                let slot = match first {
+                    KeyWord::Whole(w) => by_whole_word.entry(w.clone()),
+                    KeyWord::Stem(s) => by_stem_prefix.entry(stem_prefix(s).to_string()),
+                }
+                .or_default();
                 if slot.last() != Some(&(i as u32)) {
                     slot.push(i as u32);
                 }
@@ -586,7 +598,8 @@ impl Table {
         Table {
             language,
             entries,
-            by_first_word,
+            by_whole_word,
+            by_stem_prefix,
         }
     }
 
@@ -595,10 +608,14 @@ impl Table {
     /// later in the table), and whether it matched as written.
     fn longest_entry(&self, tokens: &[Token], first: &Word) -> Option<(&Entry, bool)> {
         let mut candidates: Vec<u32> = Vec::new();
-        for word in [&first.text, &first.bare] {
-            for slot in [word.clone(), stem_slot(word)] {
-                candidates.extend(self.by_first_word.get(&slot).into_iter().flatten());
-            }
+        for word in [first.text.as_str(), first.bare.as_str()] {
+            candidates.extend(self.by_whole_word.get(word).into_iter().flatten());
+            candidates.extend(
+                self.by_stem_prefix
+                    .get(stem_prefix(word))
+                    .into_iter()
+                    .flatten(),
+            );
         }
         candidates.sort_unstable();
         candidates.dedup();
@@ -621,22 +638,6 @@ impl Table {
             })
             .max_by_key(|(e, as_written)| (e.key.len(), *as_written))
     }
-}
-
-/// Where a key's first word is filed: a whole word as itself, a stem by its first letters
-/// (marked, so that no whole word shares the slot).
-fn first_word_slot(word: &KeyWord) -> String {
-    match word {
-        KeyWord::Whole(w) => w.clone(),
-        KeyWord::Stem(s) => stem_slot(s),
-    }
-}
-
-/// The slot of the stems a word may begin with: its first `MIN_STEM_CHARS` letters, marked.
-fn stem_slot(word: &str) -> String {
-    let mut slot: String = word.chars().take(MIN_STEM_CHARS).collect();
-    slot.push('*');
-    slot
 }
 
 /// A move in the language's notation ("Sxh5", "19...Td8", "d8D"), written with English
