@@ -970,22 +970,19 @@ pub fn sub_questions(question: &str) -> Vec<String> {
     }
     let mut split = SentenceParts::default();
     let sentences = question_sentences(text);
+    let asks_something =
+        |l: &&str| l.chars().any(char::is_alphanumeric) && l.trim_end().ends_with('?');
+    let mut follows_a_protest = false;
     for (i, sentence) in sentences.iter().enumerate() {
         let s = sentence.trim();
-        if s.is_empty() {
-            continue;
-        }
+        let protests = protests_the_story(s);
         // What follows a protest ("pinned??" gives a lone "?") asks nothing more.
-        let asks_something =
-            |l: &&str| l.chars().any(char::is_alphanumeric) && l.trim_end().ends_with('?');
-        let asked_later = sentences[i + 1..].iter().any(asks_something);
-        if !s.chars().any(char::is_alphanumeric)
-            && i > 0
-            && protests_the_story(sentences[i - 1].trim())
-        {
+        let after_protest = std::mem::replace(&mut follows_a_protest, protests);
+        if s.is_empty() || (after_protest && !s.chars().any(char::is_alphanumeric)) {
             continue;
         }
-        if s.ends_with('?') && !(asked_later && protests_the_story(s)) {
+        let protest_asked_about = protests && sentences[i + 1..].iter().any(asks_something);
+        if s.ends_with('?') && !protest_asked_about {
             split.question(s);
         } else {
             split.statement(s);
