@@ -90,6 +90,20 @@ fn ask(bencher: Bencher) {
     });
 }
 
+/// The same with a counter word appended to every question, as the load script's "every
+/// question new" mode sends them (`benches/load.sh … asknew`).
+#[divan::bench(sample_count = 3040, sample_size = 1)]
+fn ask_new(bencher: Bencher) {
+    let counter = Cell::new(0usize);
+    each_question(bencher, |f, q| {
+        counter.set(counter.get() + 1);
+        let question = format!("{q} (q0-{})", counter.get());
+        f.arbiter
+            .ask(&AskRequest::question(&question))
+            .expect("an answer")
+    });
+}
+
 /// All 304 questions.
 #[divan::bench(sample_count = 10)]
 fn query_all(bencher: Bencher) {

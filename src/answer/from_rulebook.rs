@@ -655,13 +655,20 @@ impl Arbiter {
     /// The candidates for a question, best first, one per line (for tuning: `arbiter ask
     /// --explain`).
     pub fn explain_match(&self, question: &str) -> String {
+        let question = super::frame::without_quiz_label(question.trim());
+        // As `ask` reads it: a question in another language through its chess terms.
+        let foreign = self.index.vocabulary().languages.in_english(question);
+        let mut out = foreign.as_ref().map_or_else(String::new, |f| {
+            format!("read as {}: {}\n", f.language.name(), f.text)
+        });
+        let question = foreign.as_ref().map_or(question, |f| f.text.as_str());
         let question = super::frame::chat_speak_written_out(question);
-        let question = super::frame::spell_out_pieces(super::frame::without_quiz_label(&question));
+        let question = super::frame::spell_out_pieces(&question);
         let frame = Frame::read(&question);
-        let mut out = format!(
+        out.push_str(&format!(
             "kind {:?}, settings {:?}, parts {:?}\n",
             frame.kind, frame.settings, frame.parts
-        );
+        ));
         for part in &frame.parts {
             let hits = self
                 .index
