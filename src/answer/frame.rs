@@ -264,6 +264,11 @@ pub(super) fn chat_speak_written_out(text: &str) -> std::borrow::Cow<'_, str> {
     });
     CHAT.replace_all(text, |c: &regex::Captures| {
         let word = c[0].to_ascii_lowercase();
+        // "U-2000", "U1800", "U.S.": a rating class or an abbreviation, not "you".
+        let next = text[c.get(0).map_or(0, |m| m.end())..].chars().next();
+        if word == "u" && next.is_some_and(|n| matches!(n, '-' | '.' | '0'..='9')) {
+            return c[0].to_string();
+        }
         WRITTEN_OUT
             .iter()
             .find(|(w, _)| *w == word)
@@ -2300,6 +2305,10 @@ mod tests {
         assert_eq!(
             chat_speak_written_out("Im sure ur flag fell"),
             "I'm sure your flag fell"
+        );
+        assert_eq!(
+            chat_speak_written_out("sections down to U-2000 and U1800, can u say"),
+            "sections down to U-2000 and U1800, can you say"
         );
         assert!(matches!(
             chat_speak_written_out("1. d4 Nf6 2. c4 e6 3. Nc3 Bb4"),

@@ -29,8 +29,10 @@ impl PositionRuling for CheckMateStalemate {
     }
 
     fn applies(&self, ask: &PositionAsk) -> bool {
-        // "What's the fastest mate here?" asks for play, which the general ruling declines.
-        !super::general::asks_for_the_best_play(ask)
+        // "What's the fastest mate here?" asks for play, which the general ruling declines;
+        // a move named with it ("g7-g8 is found as the best move, but it puts the king in
+        // check") is still judged.
+        (ask.tested_move.is_some() || !super::general::asks_for_the_best_play(ask))
             && (matches!(
                 ask.topic,
                 Topic::Checkmate | Topic::Stalemate | Topic::Check
