@@ -96,6 +96,10 @@ pub(crate) fn bare_yes_or_no(text: &str) -> Option<(bool, char, &str)> {
     Some((yes, mark, rest))
 }
 
+/// The words that make a statement negative ("so I can't claim it, right?", "is it true that
+/// you cannot castle…?"), as regex alternatives.
+const NEGATION: &str = r"not|no|never|cannot|can't|cant|can\s+not|isn't|isnt|doesn't|doesnt|don't|dont|won't|wont|mustn't|shouldn't|nobody|nothing";
+
 /// "Was the arbiter right?", "Is the DOP correct in his decision?", "Was I correct?", "Is the
 /// decision of the arbiter correct?": the verb is the group `verb`, the person asked about the
 /// group `who`.
@@ -110,19 +114,16 @@ pub(super) const NAMED_PERSON_IS_RIGHT: &str = concat!(
 /// heading, not that, and would read as a verdict on the decision or the statement.
 pub fn asks_whether_someone_is_right(lower: &str) -> bool {
     static RE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(&format!(
-            "{NAMED_PERSON_IS_RIGHT}{}",
-            concat!(
-                r"|\bwho(\s+is|'s)\s+right\b",
-                r"|\b(is|was)\s+(that|this)\s+(right|true|correct|fair)\b",
-                // A statement followed by a one-word question ("… if you still have your queen. True?").
-                r"|(^|[.!?;:]\s*)(true|fair|correct|right|really)\s*\?",
-                // A negative statement with a tag ("so i cant claim 3fold right?"): a bare "Yes"
-                // would read as agreeing that it is not allowed.
-                r"|\b(can't|cant|cannot|can\s+not|not|isn't|isnt|doesn't|doesnt|don't|dont|won't|wont|never|no)\b[^?.!]*[\s,]right\s*\?",
-            )
-        ))
-        .expect("valid regex")
+        let asks = concat!(
+            r"|\bwho(\s+is|'s)\s+right\b",
+            r"|\b(is|was)\s+(that|this)\s+(right|true|correct|fair)\b",
+            // A statement followed by a one-word question ("… if you still have your queen. True?").
+            r"|(^|[.!?;:]\s*)(true|fair|correct|right|really)\s*\?",
+        );
+        // A negative statement with a tag ("so i cant claim 3fold right?"): a bare "Yes" would
+        // read as agreeing that it is not allowed.
+        let negative_tag = format!(r"|\b({NEGATION})\b[^?.!]*[\s,]right\s*\?");
+        Regex::new(&format!("{NAMED_PERSON_IS_RIGHT}{asks}{negative_tag}")).expect("valid regex")
     });
     RE.is_match(lower) || asks_whether_a_saying_is_true(lower)
 }
@@ -136,10 +137,8 @@ fn asks_whether_a_saying_is_true(lower: &str) -> bool {
         Regex::new(r"\b(is|was)\s+it\s+(true|correct)\b(\s+or\s+not)?(?P<that>\s+that\b(?P<saying>[^?]*))?")
             .expect("valid regex")
     });
-    static NEGATIVE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\b(not|no|never|cannot|can't|cant|isn't|isnt|doesn't|doesnt|don't|dont|won't|wont|mustn't|shouldn't|nobody|nothing)\b")
-            .expect("valid regex")
-    });
+    static NEGATIVE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(&format!(r"\b({NEGATION})\b")).expect("valid regex"));
     RE.captures(lower).is_some_and(|c| match c.name("saying") {
         Some(saying) => NEGATIVE.is_match(saying.as_str()),
         None => true,

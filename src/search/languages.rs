@@ -506,7 +506,7 @@ fn tokens(question: &str, language: Language) -> Vec<Token> {
         } else if bare.chars().any(|c| c.is_ascii_digit())
             && !bare.chars().all(|c| c.is_ascii_digit())
         {
-            out.push(Token::Kept(bare.to_string()));
+            out.push(Token::Kept(without_suffix(bare).to_string()));
         } else {
             out.extend(words_in(bare).into_iter().map(|text| {
                 let bare = without_accents(&text).into_owned();
@@ -518,6 +518,15 @@ fn tokens(question: &str, language: Language) -> Vec<Token> {
         }
     }
     out
+}
+
+/// A number, article or square with a suffix after an apostrophe (Turkish "4.8’e",
+/// "40'ıncı"): the number alone, as the search reads article numbers.
+fn without_suffix(kept: &str) -> &str {
+    match kept.find(['’', '\'']) {
+        Some(i) if kept[..i].chars().any(|c| c.is_ascii_digit()) => &kept[..i],
+        _ => kept,
+    }
 }
 
 fn translate(question: &str, table: &Table) -> Translation {
@@ -835,6 +844,10 @@ mod tests {
             ),
         ]);
         assert_eq!(lower_case("İlk"), "ilk");
+        // A suffix after an apostrophe leaves the article number ("madde 4.8’e": "to 4.8").
+        assert_eq!(without_suffix("4.8’e"), "4.8");
+        assert_eq!(without_suffix("40'ıncı"), "40");
+        assert_eq!(without_suffix("Kxe5"), "Kxe5");
         assert_eq!(
             english_move("Ae5", Language::Turkish).as_deref(),
             Some("Ne5")

@@ -183,12 +183,18 @@ fn going_on(ask: &PositionAsk, asked: Asked) -> Ruled {
 fn after_move(ask: &PositionAsk, mv: &str, asked: Asked) -> Ruled {
     let pos = ask.game.current();
     let legal = ask.claim(ClaimSubject::LegalMove { mv: mv.into() });
+    // A statement ("g7-g8 puts the king in check") is not answered "No".
+    let no = if ask.frame.kind == QuestionKind::Statement {
+        ""
+    } else {
+        "No: "
+    };
     let mut ruled = match resolve_move(pos, mv, ask.game.mode) {
         // "No: g7-g8 is illegal: it puts the king on g8, …": the move cannot be played at all.
         Err(r) if r.reason.starts_with("is ") => {
-            Ruled::new(format!("No: {} {}", mv.trim(), r.reason))
+            Ruled::new(format!("{no}{} {}", mv.trim(), r.reason))
         }
-        Err(r) => Ruled::new(format!("No: {} is illegal: it {}", mv.trim(), r.reason)),
+        Err(r) => Ruled::new(format!("{no}{} is illegal: it {}", mv.trim(), r.reason)),
         Ok(m) => {
             let san = san_plus(pos, m);
             let mut after = pos.clone();
