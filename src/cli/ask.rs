@@ -22,8 +22,9 @@ pub struct AskArgs {
     /// (or {"error": …}) per line.
     #[arg(long)]
     pub batch: bool,
-    /// Show how the question was read and which rulings were in the running, with their
-    /// scores (for rulebook maintainers), instead of answering.
+    /// Show how the question was read (a question in another language: its English reading
+    /// first) and which rulings were in the running, with their scores (for rulebook
+    /// maintainers), instead of answering.
     #[arg(long)]
     pub explain: bool,
     #[command(flatten)]
