@@ -207,15 +207,14 @@ fn real_questions_are_answered() {
     }
 }
 
-// Floors a little below the level reached (2026-12-04, after fresh6 joined dev: dev 60.1 /
-// first 57.1 / top-3 77.8 / off-topic 5.4; test 50.3 / 47.1 / 69.3 / 8.5): regression guards,
-// far from the targets. New
-// rulings can take questions by incidental words, so the first-article floor keeps a margin of
-// about four points on the test split.
-const FLOOR_FACT: f64 = 45.0;
-const FLOOR_FIRST: f64 = 44.0;
+// Floors a little below the level reached (2026-12-08: dev 79.0 / first 66.8 / top-3 83.9 /
+// off-topic 2.9; test 62.7 / 53.6 / 69.9 / 6.5): regression guards, far from the targets. New
+// rulings can take questions by incidental words, so the floors keep a margin of about four
+// points on the test split (one test question is 0.65 points).
+const FLOOR_FACT: f64 = 58.0;
+const FLOOR_FIRST: f64 = 49.0;
 const FLOOR_TOP3: f64 = 65.0;
-const CEILING_OFF_TOPIC: f64 = 12.0;
+const CEILING_OFF_TOPIC: f64 = 10.0;
 
 fn book_from_disk() -> Rulebook {
     Rulebook::from_dir(&rulebook_dir()).unwrap()
