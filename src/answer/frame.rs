@@ -530,23 +530,36 @@ fn material_signature(word: &str) -> Option<String> {
     ))
 }
 
-/// One side's army in capitals, "K" then piece letters ("KBN", "KRP", "K"), in words: "king
-/// and bishop and knight".
+/// One side's army in capitals, "K" then piece letters ("KBN", "KRP", "KNN", "K"), in words:
+/// "king and bishop and knight", "king and two knights".
 fn army_spelt(men: &str) -> Option<String> {
     let rest = men.strip_prefix('K')?;
-    let names: Option<Vec<&str>> = rest
-        .chars()
-        .map(|c| match c {
-            'Q' => Some("queen"),
-            'R' => Some("rook"),
-            'B' => Some("bishop"),
-            'N' => Some("knight"),
-            'P' => Some("pawn"),
-            _ => None,
-        })
-        .collect();
-    let mut all = vec!["king"];
-    all.extend(names?);
+    let mut names: Vec<(char, usize)> = Vec::new();
+    for c in rest.chars() {
+        if !matches!(c, 'Q' | 'R' | 'B' | 'N' | 'P') {
+            return None;
+        }
+        match names.iter_mut().find(|(letter, _)| *letter == c) {
+            Some((_, n)) => *n += 1,
+            None => names.push((c, 1)),
+        }
+    }
+    let mut all = vec!["king".to_string()];
+    all.extend(names.into_iter().map(|(c, n)| {
+        let name = match c {
+            'Q' => "queen",
+            'R' => "rook",
+            'B' => "bishop",
+            'N' => "knight",
+            _ => "pawn",
+        };
+        match n {
+            1 => name.to_string(),
+            2 => format!("two {name}s"),
+            3 => format!("three {name}s"),
+            n => format!("{n} {name}s"),
+        }
+    }));
     Some(all.join(" and "))
 }
 
@@ -2568,6 +2581,10 @@ mod tests {
         assert_eq!(
             spell_out_pieces("KBNvsK is a win"),
             "king and bishop and knight against king is a win"
+        );
+        assert_eq!(
+            spell_out_pieces("KNN vs K, is it a draw?"),
+            "king and two knights vs king, is it a draw?"
         );
         assert_eq!(spell_out_pieces("Kv is not one"), "Kv is not one");
         assert_eq!(spell_out_pieces("Is Nf3 legal?"), "Is Nf3 legal?");
