@@ -534,33 +534,34 @@ fn material_signature(word: &str) -> Option<String> {
 /// "king and bishop and knight", "king and two knights".
 fn army_spelt(men: &str) -> Option<String> {
     let rest = men.strip_prefix('K')?;
-    let mut names: Vec<(char, usize)> = Vec::new();
+    // Each kind of piece once, with how many there are, in the order first named.
+    let mut counted: Vec<(&str, usize)> = Vec::new();
     for c in rest.chars() {
-        if !matches!(c, 'Q' | 'R' | 'B' | 'N' | 'P') {
-            return None;
-        }
-        match names.iter_mut().find(|(letter, _)| *letter == c) {
-            Some((_, n)) => *n += 1,
-            None => names.push((c, 1)),
-        }
-    }
-    let mut all = vec!["king".to_string()];
-    all.extend(names.into_iter().map(|(c, n)| {
         let name = match c {
             'Q' => "queen",
             'R' => "rook",
             'B' => "bishop",
             'N' => "knight",
-            _ => "pawn",
+            'P' => "pawn",
+            _ => return None,
         };
-        match n {
-            1 => name.to_string(),
-            2 => format!("two {name}s"),
-            3 => format!("three {name}s"),
-            n => format!("{n} {name}s"),
+        match counted.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, count)) => *count += 1,
+            None => counted.push((name, 1)),
         }
-    }));
-    Some(all.join(" and "))
+    }
+    let men = counted.into_iter().map(|(name, count)| match count {
+        1 => name.to_string(),
+        2 => format!("two {name}s"),
+        3 => format!("three {name}s"),
+        n => format!("{n} {name}s"),
+    });
+    Some(
+        std::iter::once("king".to_string())
+            .chain(men)
+            .collect::<Vec<_>>()
+            .join(" and "),
+    )
 }
 
 fn has(q: &str, words: &[&str]) -> bool {

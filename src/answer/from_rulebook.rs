@@ -657,7 +657,7 @@ impl Arbiter {
     pub fn explain_match(&self, question: &str) -> String {
         let question = super::frame::without_quiz_label(question.trim());
         // As `ask` reads it: a question in another language through its chess terms.
-        let foreign = self.index.vocabulary().languages.in_english(question);
+        let foreign = self.english_reading(question);
         let mut out = foreign.as_ref().map_or_else(String::new, |f| {
             format!("read as {}: {}\n", f.language.name(), f.text)
         });

@@ -447,12 +447,7 @@ impl Arbiter {
         }
         // A question in another language is answered on the English of its chess terms, and
         // says so at the end.
-        let foreign = self
-            .index
-            .vocabulary()
-            .languages
-            .in_english(question)
-            .filter(|f| !f.text.is_empty());
+        let foreign = self.english_reading(question);
         let question = foreign.as_ref().map_or(question, |f| f.text.as_str());
         let mut answer = self.answer_in_english(req, question)?;
         if let Some(f) = &foreign {
@@ -463,6 +458,16 @@ impl Arbiter {
             ));
         }
         Ok(answer)
+    }
+
+    /// The English reading of a question in another language (its chess terms), if the
+    /// glossary reads it as one and finds any.
+    fn english_reading(&self, question: &str) -> Option<crate::search::languages::InEnglish> {
+        self.index
+            .vocabulary()
+            .languages
+            .in_english(question)
+            .filter(|f| !f.text.is_empty())
     }
 
     /// The answer to a question in English (or read in English), with its position if any.
